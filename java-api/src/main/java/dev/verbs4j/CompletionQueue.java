@@ -1,0 +1,40 @@
+package dev.verbs4j;
+
+/**
+ * A completion queue ({@code struct ibv_cq}). Closing it while queue pairs use it fails
+ * with {@code EBUSY}. When more completions arrive than it holds, the queue overflows:
+ * a {@link AsyncEventType#CQ_ERR} event is raised and its queue pairs go to the error state.
+ */
+public interface CompletionQueue extends AutoCloseable {
+    /** The number of entries (at least what was asked for). */
+    int capacity();
+
+    /** The channel that receives this queue's events, or {@code null}. */
+    CompletionChannel channel();
+
+    /**
+     * Polls up to {@code max} completions into {@code out[0..]} ({@code ibv_poll_cq}),
+     * oldest first, allocating nothing.
+     *
+     * @return the number filled, 0 when the queue is empty
+     */
+    int poll(WorkCompletion[] out, int max);
+
+    /** Polls up to {@code out.length} completions. */
+    default int poll(WorkCompletion[] out) {
+        return poll(out, out.length);
+    }
+
+    /**
+     * Arms the queue ({@code ibv_req_notify_cq}): the next completion (or, with
+     * {@code solicitedOnly}, the next solicited or error completion) raises one event on
+     * the channel.
+     *
+     * @throws VerbsException {@code EINVAL} when the queue has no channel
+     */
+    void requestNotify(boolean solicitedOnly);
+
+    /** Destroys the queue ({@code ibv_destroy_cq}). @throws VerbsException {@code EBUSY} while queue pairs use it */
+    @Override
+    void close();
+}

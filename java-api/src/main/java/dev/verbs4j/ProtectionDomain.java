@@ -1,0 +1,75 @@
+package dev.verbs4j;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Set;
+
+/**
+ * A protection domain ({@code struct ibv_pd}): regions, windows, queue pairs, SRQs and
+ * address handles of one domain may be used together, and only together. Closing it
+ * while any of them are alive fails with {@code EBUSY}.
+ */
+public interface ProtectionDomain extends AutoCloseable {
+    /** The context this domain belongs to. */
+    DeviceContext context();
+
+    /**
+     * Registers memory ({@code ibv_reg_mr}). The segment must be native (not heap) memory
+     * and stay alive while the region is registered. With {@link Access#ON_DEMAND} the
+     * pages are not pinned or touched: they are faulted in when the transport first uses them.
+     * With {@link Access#ZERO_BASED} remote addresses start at 0.
+     *
+     * @throws VerbsException {@code EINVAL} for an access set libibverbs rejects (remote
+     *         write or atomic without local write; FLUSH_PERSISTENT on memory that is not
+     *         persistent), {@code EOPNOTSUPP} for a capability the device lacks
+     */
+    MemoryRegion registerMemory(MemorySegment memory, Set<Access> access);
+
+    /**
+     * Registers memory with a chosen I/O virtual address ({@code ibv_reg_mr_iova}): remote
+     * requests address the region from {@code iova}.
+     */
+    MemoryRegion registerMemory(MemorySegment memory, long iova, Set<Access> access);
+
+    /**
+     * Registers the whole address space as one implicit On-Demand Paging region
+     * ({@code ibv_reg_mr(pd, NULL, SIZE_MAX, IBV_ACCESS_ON_DEMAND | ...)}).
+     *
+     * @throws VerbsException {@code EOPNOTSUPP} where implicit ODP is not supported
+     */
+    MemoryRegion registerImplicitOnDemand(Set<Access> access);
+
+    /**
+     * Allocates a region for fast registration through {@link WrOpcode#REG_MR} work
+     * requests, with room for {@code maxPages} pages and no memory bound yet.
+     *
+     * @throws VerbsException {@code EOPNOTSUPP} where the provider has no user-space
+     *         fast registration (libibverbs has none)
+     */
+    MemoryRegion allocateFastRegMr(int maxPages);
+
+    /**
+     * Advises the provider about On-Demand Paging ranges ({@code ibv_advise_mr}).
+     *
+     * @param flags {@link MrAdvice#FLAG_FLUSH} to return only when done, else 0
+     * @param sges  the ranges, as address, length and lkey of registered ODP regions
+     * @throws VerbsException {@code EINVAL} for a range outside its region or a region
+     *         that is not on-demand, {@code EOPNOTSUPP} where prefetch is not supported
+     */
+    void adviseMr(MrAdvice advice, int flags, ScatterGatherList sges);
+
+    /** Allocates a memory window ({@code ibv_alloc_mw}). @throws VerbsException {@code EINVAL} for a type the device lacks */
+    MemoryWindow allocateMw(MwType type);
+
+    /** Creates a queue pair ({@code ibv_create_qp_ex}). */
+    QueuePair createQp(QpInitAttributes attributes);
+
+    /** Creates a shared receive queue ({@code ibv_create_srq}). */
+    SharedReceiveQueue createSrq(int maxWr, int maxSge, int limit);
+
+    /** Creates an address handle for UD sends ({@code ibv_create_ah}). */
+    AddressHandle createAh(AddressHandleAttributes attributes);
+
+    /** Deallocates the domain ({@code ibv_dealloc_pd}). @throws VerbsException {@code EBUSY} while children are alive */
+    @Override
+    void close();
+}

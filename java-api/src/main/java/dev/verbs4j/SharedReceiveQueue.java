@@ -1,0 +1,26 @@
+package dev.verbs4j;
+
+/**
+ * A shared receive queue ({@code struct ibv_srq}): one pool of receives for many queue
+ * pairs. Closing it while queue pairs use it fails with {@code EBUSY}.
+ */
+public interface SharedReceiveQueue extends AutoCloseable {
+    /** Posts a receive ({@code ibv_post_srq_recv}). @throws VerbsException {@code ENOMEM} when full */
+    void postRecv(ReceiveWorkRequest wr);
+
+    /** The queue size. */
+    int maxWr();
+
+    /** Max scatter entries per receive. */
+    int maxSge();
+
+    /** The current limit: when fewer receives remain, {@link AsyncEventType#SRQ_LIMIT_REACHED} fires once. */
+    int limit();
+
+    /** Arms the limit event ({@code ibv_modify_srq} with {@code IBV_SRQ_LIMIT}). */
+    void armLimit(int limit);
+
+    /** Destroys the SRQ. @throws VerbsException {@code EBUSY} while queue pairs use it */
+    @Override
+    void close();
+}
