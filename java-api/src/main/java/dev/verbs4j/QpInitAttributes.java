@@ -7,7 +7,8 @@ import java.util.Set;
  * What a queue pair is created with ({@code struct ibv_qp_init_attr_ex}). The default
  * operation set is every operation the transport allows except FLUSH and ATOMIC WRITE,
  * which must be asked for explicitly, as {@code IBV_QP_EX_WITH_FLUSH} and
- * {@code IBV_QP_EX_WITH_ATOMIC_WRITE} must be in libibverbs.
+ * {@code IBV_QP_EX_WITH_ATOMIC_WRITE} must be in libibverbs, and fast registration
+ * ({@link WrOpcode#REG_MR}), which libibverbs does not have.
  */
 public final class QpInitAttributes {
     private final QpType type;
@@ -42,9 +43,9 @@ public final class QpInitAttributes {
         return switch (type) {
             case RC -> EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.SEND_WITH_INV, WrOpcode.RDMA_WRITE,
                     WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.RDMA_READ, WrOpcode.ATOMIC_CMP_AND_SWP,
-                    WrOpcode.ATOMIC_FETCH_AND_ADD, WrOpcode.LOCAL_INV, WrOpcode.BIND_MW, WrOpcode.REG_MR);
+                    WrOpcode.ATOMIC_FETCH_AND_ADD, WrOpcode.LOCAL_INV, WrOpcode.BIND_MW);
             case UC -> EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.SEND_WITH_INV, WrOpcode.RDMA_WRITE,
-                    WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.LOCAL_INV, WrOpcode.BIND_MW, WrOpcode.REG_MR);
+                    WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.LOCAL_INV, WrOpcode.BIND_MW);
             case UD -> EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM);
         };
     }
@@ -124,7 +125,7 @@ public final class QpInitAttributes {
         return operations.contains(op);
     }
 
-    /** Adds operations, e.g. {@link WrOpcode#FLUSH} and {@link WrOpcode#ATOMIC_WRITE}. */
+    /** Adds operations, e.g. {@link WrOpcode#FLUSH}, {@link WrOpcode#ATOMIC_WRITE} or {@link WrOpcode#REG_MR}. */
     public QpInitAttributes allow(WrOpcode... ops) {
         for (WrOpcode op : ops) {
             operations.add(op);
