@@ -1,0 +1,90 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.Mtu;
+import dev.verbs4j.softroce.engine.DeviceLimits;
+import dev.verbs4j.softroce.wire.UdpFlow;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a soft device is set up: its name, the IP address and UDP port it binds (its GID is
+ * that address), the port peers listen on, its largest MTU and its limits.
+ *
+ * @param name     device name, e.g. {@code soft0}
+ * @param address  the IP address the device owns
+ * @param port     the UDP port it binds (4791 for RoCEv2)
+ * @param peerPort the UDP port its peers listen on (4791 for RoCEv2)
+ * @param mtu      the port's largest (and active) MTU
+ * @param limits   resource limits
+ */
+public record SoftDeviceConfig(String name, InetAddress address, int port, int peerPort, Mtu mtu, DeviceLimits limits) {
+    /** The system property listing devices: {@code soft0=127.0.0.1,soft1=127.0.0.2:4791}. */
+    public static final String DEVICES_PROPERTY = "verbs4j.soft.devices";
+    /** The default: two devices on loopback addresses, enough for a demo on one machine. */
+    public static final String DEFAULT_DEVICES = "soft0=127.0.0.1,soft1=127.0.0.2";
+
+    /** A RoCEv2 device on {@code address}:4791 with MTU 4096. */
+    public static SoftDeviceConfig of(String name, InetAddress address) {
+        return new SoftDeviceConfig(name, address, UdpFlow.ROCE_V2_PORT, UdpFlow.ROCE_V2_PORT, Mtu.MTU_4096, DeviceLimits.defaults());
+    }
+
+    /**
+     * Parses a device list: {@code name=address[:port]} entries separated by commas.
+     *
+     * @throws IllegalArgumentException for a malformed entry
+     */
+    public static List<SoftDeviceConfig> parse(String list) {
+        List<SoftDeviceConfig> configs = new ArrayList<>();
+        for (String entry : list.split(",")) {
+            String e = entry.trim();
+            if (e.isEmpty()) {
+                continue;
+            }
+            int eq = e.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("soft device entry must be name=address[:port]: " + e);
+            }
+            String name = e.substring(0, eq);
+            String addr = e.substring(eq + 1);
+            int port = UdpFlow.ROCE_V2_PORT;
+            int colon = addr.lastIndexOf(':');
+            if (colon > 0 && addr.indexOf(':') == colon) {
+                port = Integer.parseInt(addr.substring(colon + 1));
+                addr = addr.substring(0, colon);
+            }
+            try {
+                InetAddress ip = InetAddress.ofLiteral(addr.startsWith("[") ? addr.substring(1, addr.length() - 1) : addr);
+                configs.add(new SoftDeviceConfig(name, ip, port, port, Mtu.MTU_4096, DeviceLimits.defaults()));
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("not an IP address in soft device entry " + e, ex);
+            }
+        }
+        return configs;
+    }
+
+    /** The configured devices: the property, else {@link #DEFAULT_DEVICES}. */
+    public static List<SoftDeviceConfig> fromSystemProperties() {
+        return parse(System.getProperty(DEVICES_PROPERTY, DEFAULT_DEVICES));
+    }
+
+    /** A copy with another MTU. */
+    public SoftDeviceConfig withMtu(Mtu newMtu) {
+        return new SoftDeviceConfig(name, address, port, peerPort, newMtu, limits);
+    }
+
+    /** A copy with other ports. */
+    public SoftDeviceConfig withPorts(int newPort, int newPeerPort) {
+        return new SoftDeviceConfig(name, address, newPort, newPeerPort, mtu, limits);
+    }
+
+    static InetAddress loopback(String literal) {
+        try {
+            return InetAddress.getByName(literal);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+}

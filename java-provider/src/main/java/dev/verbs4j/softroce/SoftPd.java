@@ -1,0 +1,155 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.Access;
+import dev.verbs4j.AddressHandle;
+import dev.verbs4j.AddressHandleAttributes;
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.Errno;
+import dev.verbs4j.MemoryRegion;
+import dev.verbs4j.MemoryWindow;
+import dev.verbs4j.MrAdvice;
+import dev.verbs4j.MwType;
+import dev.verbs4j.ProtectionDomain;
+import dev.verbs4j.QpInitAttributes;
+import dev.verbs4j.QueuePair;
+import dev.verbs4j.ScatterGatherList;
+import dev.verbs4j.SharedReceiveQueue;
+import dev.verbs4j.VerbsException;
+import dev.verbs4j.softroce.engine.DeviceLimits;
+import dev.verbs4j.softroce.memory.Region;
+import dev.verbs4j.softroce.memory.Window;
+import dev.verbs4j.spi.Resource;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import java.util.Set;
+
+/** A protection domain: its handle tags every object the memory table holds for it. */
+final class SoftPd extends Resource implements ProtectionDomain {
+    final SoftContext context;
+    final int handle;
+
+    SoftPd(SoftContext context, int handle) {
+        super("protection domain", context);
+        this.context = context;
+        this.handle = handle;
+    }
+
+    @Override
+    public DeviceContext context() {
+        return context;
+    }
+
+    @Override
+    public MemoryRegion registerMemory(MemorySegment memory, Set<Access> access) {
+        Objects.requireNonNull(memory, "memory");
+        return register(memory, access.contains(Access.ZERO_BASED) ? 0 : memory.address(), access);
+    }
+
+    @Override
+    public MemoryRegion registerMemory(MemorySegment memory, long iova, Set<Access> access) {
+        Objects.requireNonNull(memory, "memory");
+        return register(memory, iova, access);
+    }
+
+    private MemoryRegion register(MemorySegment memory, long iova, Set<Access> access) {
+        ensureOpen();
+        if (!memory.isNative()) {
+            throw new IllegalArgumentException("only native memory can be registered (allocate it from an Arena or map a file)");
+        }
+        int mask = Access.toMask(access);
+        checkAccess(mask, memory);
+        if (memory.byteSize() > context.device.config().limits().maxMrSize()) {
+            throw new VerbsException(Errno.EINVAL, "region of " + memory.byteSize() + " bytes exceeds max_mr_size");
+        }
+        var engine = context.engine;
+        engine.lock().lock();
+        try {
+            Region region = engine.memory().registerRegion(handle, memory, iova, mask);
+            if (region == null) {
+                throw new VerbsException(Errno.ENOMEM, "device has no room for another memory region");
+            }
+            return new SoftMr(this, region);
+        } finally {
+            engine.lock().unlock();
+        }
+    }
+
+    /** The rules libibverbs and the kernel apply to access flags at registration. */
+    private static void checkAccess(int mask, MemorySegment memory) {
+        boolean remoteWriteLike = (mask & (Access.REMOTE_WRITE.value() | Access.REMOTE_ATOMIC.value())) != 0;
+        if (remoteWriteLike && (mask & Access.LOCAL_WRITE.value()) == 0) {
+            throw new VerbsException(Errno.EINVAL, "remote write or atomic access needs LOCAL_WRITE (IBTA 10.6.3.1)");
+        }
+        if ((mask & Access.ON_DEMAND.value()) != 0) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "the soft device does not offer On-Demand Paging yet");
+        }
+        if ((mask & Access.FLUSH_PERSISTENT.value()) != 0 && !memory.isMapped()) {
+            // As the kernel allows persistence only on pmem: here it needs a mapped file.
+            throw new VerbsException(Errno.EINVAL, "FLUSH_PERSISTENT needs persistent memory: register a mapped file");
+        }
+    }
+
+    @Override
+    public MemoryRegion registerImplicitOnDemand(Set<Access> access) {
+        ensureOpen();
+        throw new VerbsException(Errno.EOPNOTSUPP, "the soft device does not offer implicit On-Demand Paging");
+    }
+
+    @Override
+    public MemoryRegion allocateFastRegMr(int maxPages) {
+        ensureOpen();
+        throw new VerbsException(Errno.EOPNOTSUPP, "the soft device does not offer fast registration yet");
+    }
+
+    @Override
+    public void adviseMr(MrAdvice advice, int flags, ScatterGatherList sges) {
+        ensureOpen();
+        throw new VerbsException(Errno.EOPNOTSUPP, "advise_mr needs On-Demand Paging, which the soft device does not offer yet");
+    }
+
+    @Override
+    public MemoryWindow allocateMw(MwType type) {
+        ensureOpen();
+        var engine = context.engine;
+        engine.lock().lock();
+        try {
+            Window w = engine.memory().allocateWindow(handle, type.value());
+            if (w == null) {
+                throw new VerbsException(Errno.ENOMEM, "device has no room for another memory window");
+            }
+            return new SoftMw(this, w, type);
+        } finally {
+            engine.lock().unlock();
+        }
+    }
+
+    @Override
+    public QueuePair createQp(QpInitAttributes attributes) {
+        ensureOpen();
+        return SoftQp.create(this, attributes);
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(int maxWr, int maxSge, int limit) {
+        ensureOpen();
+        DeviceLimits l = context.device.config().limits();
+        if (maxWr < 1 || maxWr > l.maxSrqWr() || maxSge < 1 || maxSge > l.maxSrqSge() || limit < 0 || limit > maxWr) {
+            throw new VerbsException(Errno.EINVAL, "SRQ size " + maxWr + "/" + maxSge + " or limit " + limit + " out of range");
+        }
+        return new SoftSrq(this, maxWr, maxSge, limit);
+    }
+
+    @Override
+    public AddressHandle createAh(AddressHandleAttributes attributes) {
+        ensureOpen();
+        if (attributes.sgidIndex() != 0 || attributes.port() != 1) {
+            throw new VerbsException(Errno.EINVAL, "source GID index " + attributes.sgidIndex() + " or port " + attributes.port());
+        }
+        return new SoftAh(this, attributes);
+    }
+
+    @Override
+    protected void destroy() {
+    }
+}

@@ -1,0 +1,64 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.Device;
+import dev.verbs4j.spi.VerbsProvider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The {@code soft} provider: RoCEv2 devices implemented in Java over UDP, wire-compatible
+ * with the kernel's rxe. Devices come from the {@value SoftDeviceConfig#DEVICES_PROPERTY}
+ * property (default: {@code soft0} on 127.0.0.1 and {@code soft1} on 127.0.0.2) and from
+ * {@link #addDevice}. A device binds its UDP socket when first opened.
+ */
+public final class SoftProvider implements VerbsProvider {
+    /** The provider name. */
+    public static final String NAME = "soft";
+
+    private static final List<SoftDevice> ADDED = new CopyOnWriteArrayList<>();
+    private static volatile List<SoftDevice> configured;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<Device> devices() {
+        List<Device> all = new ArrayList<>(configuredDevices());
+        all.addAll(ADDED);
+        return List.copyOf(all);
+    }
+
+    @Override
+    public Optional<String> unavailableReason() {
+        return Optional.empty();
+    }
+
+    /** Adds a device (for example on a network namespace's address) to every soft provider instance. */
+    public static SoftDevice addDevice(SoftDeviceConfig config) {
+        SoftDevice device = new SoftDevice(config);
+        ADDED.add(device);
+        return device;
+    }
+
+    private static List<SoftDevice> configuredDevices() {
+        List<SoftDevice> list = configured;
+        if (list == null) {
+            synchronized (SoftProvider.class) {
+                list = configured;
+                if (list == null) {
+                    List<SoftDevice> made = new ArrayList<>();
+                    for (SoftDeviceConfig c : SoftDeviceConfig.fromSystemProperties()) {
+                        made.add(new SoftDevice(c));
+                    }
+                    configured = list = List.copyOf(made);
+                }
+            }
+        }
+        return list;
+    }
+}

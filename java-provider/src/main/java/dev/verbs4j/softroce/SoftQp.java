@@ -1,0 +1,200 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.Errno;
+import dev.verbs4j.ProtectionDomain;
+import dev.verbs4j.QpAttributes;
+import dev.verbs4j.QpInitAttributes;
+import dev.verbs4j.QpState;
+import dev.verbs4j.QpType;
+import dev.verbs4j.QueuePair;
+import dev.verbs4j.ReceiveWorkRequest;
+import dev.verbs4j.ScatterGatherList;
+import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.SharedReceiveQueue;
+import dev.verbs4j.VerbsException;
+import dev.verbs4j.WrOpcode;
+import dev.verbs4j.softroce.engine.DeviceEngine;
+import dev.verbs4j.softroce.engine.DeviceLimits;
+import dev.verbs4j.softroce.engine.InlineSource;
+import dev.verbs4j.softroce.engine.QpEngine;
+import dev.verbs4j.softroce.memory.KeyCheck;
+import dev.verbs4j.spi.Resource;
+
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.Set;
+
+/** A queue pair: the API face of a {@link QpEngine}. */
+final class SoftQp extends Resource implements QueuePair {
+    private final SoftPd pd;
+    private final SoftCq sendCq;
+    private final SoftCq recvCq;
+    private final SoftSrq srq;
+    final QpEngine engine;
+    private final DeviceEngine device;
+    private final InlineSource inlineSource = this::copyInline;
+
+    private SoftQp(SoftPd pd, SoftCq sendCq, SoftCq recvCq, SoftSrq srq, QpEngine engine) {
+        super("queue pair", pd, sendCq, recvCq, srq);
+        this.pd = pd;
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+        this.srq = srq;
+        this.engine = engine;
+        this.device = pd.context.engine;
+    }
+
+    static SoftQp create(SoftPd pd, QpInitAttributes a) {
+        SoftCq scq = ownCq(pd, a.sendCq());
+        SoftCq rcq = ownCq(pd, a.recvCq());
+        SoftSrq srq = null;
+        if (a.srq() != null) {
+            if (!(a.srq() instanceof SoftSrq s) || s.pd.context != pd.context) {
+                throw new VerbsException(Errno.EINVAL, "shared receive queue belongs to another device");
+            }
+            if (a.type() != QpType.RC && a.type() != QpType.UD) {
+                throw new VerbsException(Errno.EINVAL, "a " + a.type() + " QP cannot use an SRQ here");
+            }
+            srq = s;
+        }
+        DeviceLimits l = pd.context.device.config().limits();
+        if (a.maxSendWr() > l.maxQpWr() || a.maxRecvWr() > l.maxQpWr() || a.maxSendSge() > l.maxSge()
+                || a.maxRecvSge() > l.maxSge() || a.maxInlineData() > l.maxInlineData()) {
+            throw new VerbsException(Errno.EINVAL, "QP capacities exceed the device limits (max_qp_wr " + l.maxQpWr()
+                    + ", max_sge " + l.maxSge() + ", max_inline " + l.maxInlineData() + ")");
+        }
+        Set<WrOpcode> ops = a.operations();
+        EnumSet<WrOpcode> supported = supportedOperations(a.type());
+        if (!supported.containsAll(ops)) {
+            EnumSet<WrOpcode> extra = EnumSet.copyOf(ops);
+            extra.removeAll(supported);
+            throw new VerbsException(Errno.EOPNOTSUPP, a.type() + " queue pairs do not support " + extra);
+        }
+        QpEngine qp = pd.context.engine.createQp(a.type(), pd.handle, scq.ring, rcq.ring, srq == null ? null : srq.queue,
+                a.maxSendWr(), a.maxRecvWr(), a.maxSendSge(), a.maxRecvSge(), a.maxInlineData(), a.signalAll(), ops);
+        return new SoftQp(pd, scq, rcq, srq, qp);
+    }
+
+    /** What a soft QP can do per transport; fast registration comes later. */
+    private static EnumSet<WrOpcode> supportedOperations(QpType type) {
+        EnumSet<WrOpcode> ops = QpInitAttributes.defaultOperations(type);
+        if (type == QpType.RC) {
+            ops.add(WrOpcode.FLUSH);
+            ops.add(WrOpcode.ATOMIC_WRITE);
+        }
+        ops.remove(WrOpcode.REG_MR);
+        return ops;
+    }
+
+    private static SoftCq ownCq(SoftPd pd, CompletionQueue cq) {
+        if (!(cq instanceof SoftCq s) || s.context != pd.context) {
+            throw new VerbsException(Errno.EINVAL, "completion queue belongs to another device");
+        }
+        return s;
+    }
+
+    @Override
+    public int qpn() {
+        return engine.qpn();
+    }
+
+    @Override
+    public QpType type() {
+        return engine.type();
+    }
+
+    @Override
+    public ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    @Override
+    public CompletionQueue sendCq() {
+        return sendCq;
+    }
+
+    @Override
+    public CompletionQueue recvCq() {
+        return recvCq;
+    }
+
+    @Override
+    public SharedReceiveQueue srq() {
+        return srq;
+    }
+
+    @Override
+    public QpState state() {
+        return engine.state();
+    }
+
+    @Override
+    public void modify(QpAttributes attributes) {
+        ensureOpen();
+        device.modifyQp(engine, attributes);
+    }
+
+    @Override
+    public QpAttributes query(QpAttributes out) {
+        ensureOpen();
+        return device.queryQp(engine, out);
+    }
+
+    @Override
+    public void postSend(SendWorkRequest wr) {
+        ensureOpen();
+        if (wr.opcode() == WrOpcode.BIND_MW) {
+            if (!(wr.mw() instanceof SoftMw mw)) {
+                throw new VerbsException(Errno.EINVAL, "BIND_MW needs a window of this provider");
+            }
+            if (wr.region() != null && wr.region().protectionDomain() != pd) {
+                throw new VerbsException(Errno.EINVAL, "the bound region is in another protection domain");
+            }
+            engine.postSend(wr, inlineSource);
+            if (mw.type() == dev.verbs4j.MwType.TYPE_2) {
+                mw.rkeyPosted(wr.newKey());
+            }
+            return;
+        }
+        engine.postSend(wr, inlineSource);
+    }
+
+    @Override
+    public void postRecv(ReceiveWorkRequest wr) {
+        ensureOpen();
+        if (srq != null) {
+            throw new VerbsException(Errno.EINVAL, "this QP receives from its SRQ; post there");
+        }
+        if (engine.state() == QpState.RESET) {
+            throw new VerbsException(Errno.EINVAL, "QP " + qpn() + " is in RESET");
+        }
+        engine.recvQueue().post(wr);
+    }
+
+    /** Copies inline data from the registered memory that holds it (under the device lock). */
+    private void copyInline(ScatterGatherList sges, MemorySegment target) {
+        device.lock().lock();
+        try {
+            long at = 0;
+            for (int i = 0; i < sges.count(); i++) {
+                int len = sges.length(i);
+                if (len == 0) {
+                    continue;
+                }
+                if (device.memory().checkLocal(sges.lkey(i), pd.handle, sges.address(i), len, false) != KeyCheck.OK) {
+                    throw new VerbsException(Errno.EINVAL, "inline entry " + i + " is not inside a registered region of this PD");
+                }
+                MemorySegment.copy(device.memory().region().memory(), device.memory().offset(), target, at, len);
+                at += len;
+            }
+        } finally {
+            device.lock().unlock();
+        }
+    }
+
+    @Override
+    protected void destroy() {
+        device.destroyQp(engine);
+    }
+}

@@ -1,0 +1,405 @@
+package dev.verbs4j.softroce.engine;
+
+import dev.verbs4j.QpState;
+import dev.verbs4j.QpType;
+import dev.verbs4j.ScatterGatherList;
+import dev.verbs4j.WcStatus;
+import dev.verbs4j.WrOpcode;
+import dev.verbs4j.softroce.wire.Aeth;
+import dev.verbs4j.softroce.wire.OpcodeTable;
+import dev.verbs4j.softroce.wire.Opcodes;
+import dev.verbs4j.softroce.wire.PacketView;
+import dev.verbs4j.softroce.wire.Psn;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The requester's other half: matches acknowledgements, NAKs and responses to send queue
+ * entries, places read data and atomic results, runs the retransmission and RNR timers,
+ * and reports completions in order. Its states follow the kernel rxe's completer: a
+ * response either acknowledges up to a PSN, answers the oldest read-like request, or
+ * asks for a retry from a PSN (go-back-N, bounded by the retry counts).
+ */
+final class Completer {
+    private final QpEngine qp;
+    /** The first PSN not yet acknowledged or answered. */
+    int expectedPsn;
+    /** The first send queue position not yet done. */
+    private long position;
+    private boolean timerArmed;
+    private long deadlineNs;
+    private int retriesLeft;
+    private int rnrRetriesLeft;
+
+    Completer(QpEngine qp) {
+        this.qp = qp;
+    }
+
+    void reset(int firstPsn) {
+        expectedPsn = firstPsn;
+        position = qp.sq.head();
+        timerArmed = false;
+        retriesLeft = qp.retryCount;
+        rnrRetriesLeft = qp.rnrRetry;
+    }
+
+    /** Whether every request before the requester's current one is done (the local-operation fence). */
+    boolean allAcknowledged(Requester requester) {
+        advancePosition();
+        return position == qp.sq.next;
+    }
+
+    void armTimer(long nowNs) {
+        if (!timerArmed && qp.type == QpType.RC) {
+            long t = RnrTimer.ackTimeoutNs(qp.timeout);
+            if (t != Long.MAX_VALUE) {
+                timerArmed = true;
+                deadlineNs = nowNs + t;
+            }
+        }
+    }
+
+    private void rearmOrStop(long nowNs) {
+        timerArmed = false;
+        if (expectedPsn != qp.requester.psn) {
+            armTimer(nowNs);
+        }
+    }
+
+    int doWork(long nowNs) {
+        int work = 0;
+        if (timerArmed && nowNs - deadlineNs >= 0) {
+            timerArmed = false;
+            advancePosition();
+            if (position < qp.sq.next || expectedPsn != qp.requester.psn) {
+                qp.counters.increment(Counters.TIMEOUTS);
+                qp.device.counters().increment(Counters.TIMEOUTS);
+                if (--retriesLeft < 0) {
+                    failOldest(WcStatus.RETRY_EXC_ERR);
+                } else {
+                    retryFromExpected();
+                    armTimer(nowNs);
+                }
+                work++;
+            }
+        }
+        return work + deliver();
+    }
+
+    /** Reports finished requests, oldest first. */
+    private int deliver() {
+        advancePosition();
+        SendQueue sq = qp.sq;
+        int n = 0;
+        while (sq.head() < position) {
+            qp.completeSend(sq.at(sq.head()));
+            sq.advanceHead();
+            n++;
+        }
+        return n;
+    }
+
+    private void advancePosition() {
+        SendQueue sq = qp.sq;
+        while (position < sq.next && sq.at(position).state == Wqe.DONE) {
+            position++;
+        }
+    }
+
+    /** In the error state: every unfinished request completes with WR_FLUSH_ERR. */
+    int flush() {
+        SendQueue sq = qp.sq;
+        int n = 0;
+        for (long p = position; p < sq.tail(); p++) {
+            Wqe w = sq.at(p);
+            if (w.state != Wqe.DONE) {
+                w.status = WcStatus.WR_FLUSH_ERR;
+                w.state = Wqe.DONE;
+            }
+        }
+        position = sq.tail();
+        sq.next = sq.tail();
+        timerArmed = false;
+        while (sq.head() < position) {
+            qp.completeSend(sq.at(sq.head()));
+            sq.advanceHead();
+            n++;
+        }
+        return n;
+    }
+
+    /** Handles a response packet addressed to this QP. */
+    void onResponse(PacketView p, long nowNs) {
+        QpState s = qp.state;
+        if (qp.type != QpType.RC || (s != QpState.RTS && s != QpState.SQD && s != QpState.SQE)) {
+            qp.counters.increment(Counters.DROP_QP_STATE);
+            return;
+        }
+        int psn = p.bth().psn();
+        if (Psn.compare(psn, qp.requester.psn) >= 0) {
+            qp.counters.increment(Counters.DROP_GHOST_RESPONSE);
+            return;
+        }
+        if (Psn.compare(psn, expectedPsn) < 0) {
+            qp.counters.increment(Counters.DUPLICATES);
+            return;
+        }
+        int opcode = p.opcode();
+        if (opcode == Opcodes.RC_ACKNOWLEDGE) {
+            int syndrome = p.aeth().syndrome();
+            if (Aeth.isAck(syndrome)) {
+                acknowledge(psn, true);
+            } else if (Aeth.isRnrNak(syndrome)) {
+                rnrNak(psn, Aeth.value(syndrome), nowNs);
+            } else if (Aeth.isNak(syndrome)) {
+                nak(psn, Aeth.value(syndrome));
+            }
+        } else if (opcode == Opcodes.RC_ATOMIC_ACKNOWLEDGE) {
+            if (!acknowledge(psn, false)) {
+                atomicAck(p, psn);
+            }
+        } else if (p.has(OpcodeTable.READ_RESPONSE)) {
+            if (!acknowledge(psn, false)) {
+                readResponse(p, psn);
+            }
+        }
+        retriesLeftAfterProgress();
+        rearmOrStop(nowNs);
+    }
+
+    private int lastProgressPsn = -1;
+
+    private void retriesLeftAfterProgress() {
+        if (expectedPsn != lastProgressPsn) {
+            lastProgressPsn = expectedPsn;
+            retriesLeft = qp.retryCount;
+            rnrRetriesLeft = qp.rnrRetry;
+        }
+    }
+
+    /**
+     * Completes sends and writes acknowledged by {@code psn}: up to and including it when
+     * {@code inclusive} (an ACK), else only before it (a response or NAK for {@code psn}).
+     * Stops at the first read-like request still waiting for its answer; an ACK beyond such
+     * a request means its answer was lost, so the requester goes back to it.
+     */
+    private boolean acknowledge(int psn, boolean inclusive) {
+        SendQueue sq = qp.sq;
+        advancePosition();
+        long p = position;
+        while (p < sq.next) {
+            Wqe w = sq.at(p);
+            if (w.state == Wqe.DONE) {
+                p++;
+                continue;
+            }
+            if (w.isReadLike()) {
+                int answered = readExpected(w);
+                if (Psn.compare(answered, psn) < 0 || (inclusive && answered == psn)) {
+                    // Acknowledged past a request whose answer never came: an implied NAK.
+                    expectedPsn = answered;
+                    qp.requester.rewind(p, answered);
+                    return true;
+                }
+                break;
+            }
+            int cmp = Psn.compare(w.lastPsn, psn);
+            if (w.state == Wqe.SENT && (cmp < 0 || (inclusive && cmp == 0))) {
+                w.state = Wqe.DONE;
+                p++;
+                continue;
+            }
+            break;
+        }
+        int next = inclusive ? Psn.next(psn) : psn;
+        if (Psn.compare(next, expectedPsn) > 0) {
+            expectedPsn = next;
+        }
+        advancePosition();
+        return false;
+    }
+
+    /** The PSN of the next answer a read-like request waits for. */
+    private int readExpected(Wqe w) {
+        if (w.opcode == WrOpcode.RDMA_READ) {
+            return Psn.add(w.firstPsn, (int) (w.receivedBytes / qp.mtu));
+        }
+        return w.firstPsn;
+    }
+
+    private Wqe oldestWaiting() {
+        advancePosition();
+        return position < qp.sq.next ? qp.sq.at(position) : null;
+    }
+
+    private void readResponse(PacketView p, int psn) {
+        Wqe w = oldestWaiting();
+        if (w == null || !w.isReadLike() || w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP || w.opcode == WrOpcode.ATOMIC_FETCH_AND_ADD) {
+            qp.counters.increment(Counters.DROP_GHOST_RESPONSE);
+            return;
+        }
+        int expected = readExpected(w);
+        int cmp = Psn.compare(psn, expected);
+        if (cmp > 0) {
+            // A response was lost: ask again from the first missing one.
+            qp.counters.increment(Counters.OUT_OF_SEQUENCE);
+            expectedPsn = expected;
+            qp.requester.rewind(position, expected);
+            return;
+        }
+        if (cmp < 0) {
+            qp.counters.increment(Counters.DUPLICATES);
+            return;
+        }
+        int opcode = p.opcode();
+        if (w.opcode != WrOpcode.RDMA_READ) {
+            // FLUSH and ATOMIC WRITE are answered by a zero-length READ RESPONSE ONLY.
+            if (opcode != Opcodes.RC_RDMA_READ_RESPONSE_ONLY || p.payloadLength() != 0) {
+                finish(w, WcStatus.BAD_RESP_ERR);
+                return;
+            }
+            finish(w, WcStatus.SUCCESS);
+            expectedPsn = Psn.next(psn);
+            return;
+        }
+        long remaining = w.totalLength - w.receivedBytes;
+        boolean startsMessage = opcode == Opcodes.RC_RDMA_READ_RESPONSE_FIRST || opcode == Opcodes.RC_RDMA_READ_RESPONSE_ONLY;
+        boolean endsMessage = opcode == Opcodes.RC_RDMA_READ_RESPONSE_LAST || opcode == Opcodes.RC_RDMA_READ_RESPONSE_ONLY;
+        int payload = p.payloadLength();
+        boolean lengthOk = endsMessage ? payload == remaining : payload == qp.mtu && remaining > qp.mtu;
+        if (startsMessage == w.responseStarted || !lengthOk) {
+            // Out of sequence (a MIDDLE before FIRST, a FIRST inside a response) or a bad length.
+            finish(w, WcStatus.BAD_RESP_ERR);
+            return;
+        }
+        w.responseStarted = !endsMessage;
+        scatter(w, p.segment(), p.payloadOffset(), payload);
+        w.receivedBytes += payload;
+        expectedPsn = Psn.next(psn);
+        if (endsMessage) {
+            finish(w, WcStatus.SUCCESS);
+        }
+    }
+
+    private void atomicAck(PacketView p, int psn) {
+        Wqe w = oldestWaiting();
+        if (w == null || (w.opcode != WrOpcode.ATOMIC_CMP_AND_SWP && w.opcode != WrOpcode.ATOMIC_FETCH_AND_ADD)
+                || w.firstPsn != psn) {
+            qp.counters.increment(Counters.DROP_GHOST_RESPONSE);
+            return;
+        }
+        long original = p.atomicAckEth().originalValue();
+        ScatterGatherList sges = w.sges;
+        qp.device.memory().checkLocal(sges.lkey(0), qp.pdHandle, sges.address(0), 8, true);
+        MemorySegment target = qp.device.memory().region().memory();
+        target.set(ValueLayout.JAVA_LONG_UNALIGNED, qp.device.memory().offset(), original);
+        w.receivedBytes = 8;
+        finish(w, WcStatus.SUCCESS);
+        expectedPsn = Psn.next(psn);
+    }
+
+    /** Places read data into the request's scatter list at its current offset. */
+    private void scatter(Wqe w, MemorySegment packet, long from, int length) {
+        long skip = w.receivedBytes;
+        int left = length;
+        ScatterGatherList sges = w.sges;
+        for (int i = 0; i < sges.count() && left > 0; i++) {
+            int len = sges.length(i);
+            if (skip >= len) {
+                skip -= len;
+                continue;
+            }
+            int n = (int) Math.min(len - skip, left);
+            qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, true);
+            var region = qp.device.memory().region();
+            long at = qp.device.memory().offset() + skip;
+            if (region.odp() != null) {
+                region.odp().touch(at, n);
+            }
+            MemorySegment.copy(packet, from, region.memory(), at, n);
+            from += n;
+            left -= n;
+            skip = 0;
+        }
+    }
+
+    private void finish(Wqe w, WcStatus status) {
+        w.status = status;
+        w.state = Wqe.DONE;
+        if (qp.requester.outstandingReadLike > 0) {
+            qp.requester.outstandingReadLike--;
+        }
+        if (status != WcStatus.SUCCESS) {
+            qp.enterError(null);
+        }
+        advancePosition();
+    }
+
+    private void rnrNak(int psn, int timerCode, long nowNs) {
+        qp.counters.increment(Counters.RNR_NAKS_RECEIVED);
+        if (acknowledge(psn, false)) {
+            return;
+        }
+        if (qp.rnrRetry != 7 && --rnrRetriesLeft < 0) {
+            failOldest(WcStatus.RNR_RETRY_EXC_ERR);
+            return;
+        }
+        qp.requester.rnrWaiting = true;
+        qp.requester.rnrWaitUntilNs = nowNs + RnrTimer.rnrDelayNs(timerCode);
+        retryFromExpected();
+        lastProgressPsn = expectedPsn; // an RNR NAK is not progress: keep the RNR count running
+    }
+
+    private void nak(int psn, int code) {
+        qp.counters.increment(Counters.NAKS_RECEIVED);
+        if (acknowledge(psn, false)) {
+            return;
+        }
+        WcStatus status = switch (code) {
+            case 0 -> null;
+            case 1 -> WcStatus.REM_INV_REQ_ERR;
+            case 2 -> WcStatus.REM_ACCESS_ERR;
+            case 3 -> WcStatus.REM_OP_ERR;
+            default -> WcStatus.REM_INV_RD_REQ_ERR;
+        };
+        if (status == null) {
+            // PSN sequence error: the responder missed something at psn; resend from there.
+            if (--retriesLeft < 0) {
+                failOldest(WcStatus.RETRY_EXC_ERR);
+            } else {
+                retryFromExpected();
+            }
+            lastProgressPsn = expectedPsn;
+            return;
+        }
+        failOldest(status);
+    }
+
+    private void retryFromExpected() {
+        advancePosition();
+        if (position < qp.sq.next) {
+            qp.requester.rewind(position, readOrExpected(qp.sq.at(position)));
+        }
+    }
+
+    private int readOrExpected(Wqe w) {
+        if (w.isReadLike()) {
+            expectedPsn = readExpected(w);
+            return expectedPsn;
+        }
+        if (Psn.compare(expectedPsn, w.firstPsn) < 0) {
+            expectedPsn = w.firstPsn;
+        }
+        return expectedPsn;
+    }
+
+    private void failOldest(WcStatus status) {
+        Wqe w = oldestWaiting();
+        if (w != null) {
+            w.status = status;
+            w.state = Wqe.DONE;
+        }
+        qp.enterError(null);
+    }
+}

@@ -1,0 +1,404 @@
+package dev.verbs4j.softroce.engine;
+
+import dev.verbs4j.AsyncEvent;
+import dev.verbs4j.AsyncEventType;
+import dev.verbs4j.Errno;
+import dev.verbs4j.Gid;
+import dev.verbs4j.QpAttributes;
+import dev.verbs4j.QpState;
+import dev.verbs4j.QpType;
+import dev.verbs4j.VerbsException;
+import dev.verbs4j.WrOpcode;
+import dev.verbs4j.softroce.memory.MemoryTable;
+import dev.verbs4j.softroce.transport.Link;
+import dev.verbs4j.softroce.transport.PcapWriter;
+import dev.verbs4j.softroce.wire.Icrc;
+import dev.verbs4j.softroce.wire.IpUdpHeaders;
+import dev.verbs4j.softroce.wire.OpcodeTable;
+import dev.verbs4j.softroce.wire.PacketBuilder;
+import dev.verbs4j.softroce.wire.PacketView;
+import dev.verbs4j.softroce.wire.UdpFlow;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The engine of one soft device: its link, memory table and queue pairs, driven by
+ * {@link #doWork(long)} with the time passed in. One thread drives it (a
+ * {@link DeviceAgent}, or a test); control calls take the same lock, so engine state
+ * has a single writer at a time. Received packets are validated and counted here and
+ * handed to the addressed queue pair's {@link Responder} or {@link Completer}.
+ */
+public final class DeviceEngine implements AutoCloseable {
+    /** Queue pair numbers start here, as in the kernel rxe; 0 and 1 are the special QPs. */
+    static final int FIRST_QPN = 0x11;
+    private static final int RECEIVE_BUDGET = 256;
+    private static final int BUFFER_SIZE = 1 << 16;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Link link;
+    private final DeviceLimits limits;
+    private final MemoryTable memory;
+    private final Counters counters = new Counters();
+    private final InetSocketAddress local;
+    private final InetAddress localAddress;
+    private final int peerPort;
+    private final Consumer<AsyncEvent> asyncEvents;
+    private final Arena arena = Arena.ofShared();
+
+    private QpEngine[] qps = new QpEngine[256];
+    private final List<QpEngine> active = new ArrayList<>();
+    private int nextQpn = FIRST_QPN;
+
+    private final ByteBuffer rxBuffer = ByteBuffer.allocateDirect(BUFFER_SIZE);
+    private final MemorySegment rxSegment = MemorySegment.ofBuffer(rxBuffer);
+    private final ByteBuffer txBuffer = ByteBuffer.allocateDirect(BUFFER_SIZE);
+    private final MemorySegment txSegment = MemorySegment.ofBuffer(txBuffer);
+    private final MemorySegment grh = arena.allocate(40 + IpUdpHeaders.UDP_HEADER_LENGTH);
+    private final PacketView view = new PacketView();
+    private final PacketBuilder builder = new PacketBuilder();
+    private final Icrc icrc = new Icrc();
+    private final UdpFlow rxFlow = new UdpFlow();
+    private InetSocketAddress rxFlowSource;
+    private volatile PcapWriter capture;
+    private volatile Runnable wakeupHook;
+
+    /**
+     * @param peerPort    the UDP port peers listen on (4791 for RoCEv2)
+     * @param asyncEvents receives asynchronous events (called from the engine thread)
+     */
+    public DeviceEngine(Link link, DeviceLimits limits, int peerPort, Consumer<AsyncEvent> asyncEvents) {
+        this.link = link;
+        this.limits = limits;
+        this.memory = new MemoryTable(limits.maxMr() + limits.maxMw());
+        this.local = link.localAddress();
+        this.localAddress = local.getAddress();
+        this.peerPort = peerPort;
+        this.asyncEvents = asyncEvents;
+    }
+
+    public MemoryTable memory() {
+        return memory;
+    }
+
+    public DeviceLimits limits() {
+        return limits;
+    }
+
+    public Counters counters() {
+        return counters;
+    }
+
+    /** The lock control calls hold while they change engine state. */
+    public ReentrantLock lock() {
+        return lock;
+    }
+
+    /** The device's own address. */
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    /** Starts or stops writing every packet sent and received to a pcap file. */
+    public void capture(PcapWriter writer) {
+        this.capture = writer;
+    }
+
+    /** Called when work is posted, to wake an idle engine thread. */
+    public void onWakeup(Runnable hook) {
+        this.wakeupHook = hook;
+    }
+
+    void wakeup() {
+        Runnable hook = wakeupHook;
+        if (hook != null) {
+            hook.run();
+        }
+    }
+
+    // ---- queue pairs (control path, under the lock) -------------------------------------------
+
+    /** Creates a queue pair. @throws VerbsException {@code ENOMEM} when the device has no room */
+    public QpEngine createQp(QpType type, int pdHandle, CompletionRing sendCq, CompletionRing recvCq, RecvQueue srq,
+                             int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge, int maxInline,
+                             boolean signalAll, Set<WrOpcode> operations) {
+        lock.lock();
+        try {
+            if (active.size() >= limits.maxQp()) {
+                throw new VerbsException(Errno.ENOMEM, "device has " + limits.maxQp() + " queue pairs already");
+            }
+            int qpn = allocateQpn();
+            QpEngine qp = new QpEngine(this, qpn, type, pdHandle, sendCq, recvCq, srq, maxSendWr, maxRecvWr, maxSendSge,
+                    maxRecvSge, maxInline, signalAll, operations, arena);
+            qps[qpn] = qp;
+            active.add(qp);
+            return qp;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int allocateQpn() {
+        for (int tries = 0; tries < (1 << 24); tries++) {
+            if (nextQpn >= qps.length) {
+                if (qps.length < (1 << 24) && active.size() * 2 >= qps.length - FIRST_QPN) {
+                    qps = java.util.Arrays.copyOf(qps, Math.min(qps.length * 2, 1 << 24));
+                } else {
+                    nextQpn = FIRST_QPN;
+                }
+            }
+            int qpn = nextQpn++;
+            if (qps[qpn] == null) {
+                return qpn;
+            }
+        }
+        throw new VerbsException(Errno.ENOMEM, "no free QP number");
+    }
+
+    /** Destroys a queue pair: outstanding requests are dropped without completions. */
+    public void destroyQp(QpEngine qp) {
+        lock.lock();
+        try {
+            qps[qp.qpn] = null;
+            active.remove(qp);
+            qp.state = QpState.RESET;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void modifyQp(QpEngine qp, QpAttributes attributes) {
+        lock.lock();
+        try {
+            qp.modify(attributes, limits);
+        } finally {
+            lock.unlock();
+        }
+        wakeup();
+    }
+
+    public QpAttributes queryQp(QpEngine qp, QpAttributes out) {
+        lock.lock();
+        try {
+            return qp.query(out);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The UDP address of the device that owns {@code gid}. */
+    InetSocketAddress peerAddress(Gid gid) {
+        return new InetSocketAddress(gid.toInetAddress(), peerPort);
+    }
+
+    /** Sets {@code flow} to go from this device to {@code peer}. */
+    void flowTo(InetSocketAddress peer, UdpFlow flow) {
+        InetAddress source = localAddress;
+        InetAddress destination = peer.getAddress();
+        if ((source.getAddress().length == 4) != (destination.getAddress().length == 4)) {
+            throw new VerbsException(Errno.EINVAL, "cannot reach " + destination + " from " + source + " (IP version differs)");
+        }
+        flow.set(source, local.getPort(), destination, peer.getPort());
+    }
+
+    /** A flow from this device to {@code peer}, for address handles. */
+    public UdpFlow flowTo(InetSocketAddress peer) {
+        UdpFlow flow = new UdpFlow();
+        flowTo(peer, flow);
+        return flow;
+    }
+
+    public InetSocketAddress peerAddressOf(Gid gid) {
+        return peerAddress(gid);
+    }
+
+    // ---- events ------------------------------------------------------------------------------
+
+    void asyncEvent(AsyncEventType type, long element) {
+        if (asyncEvents != null) {
+            asyncEvents.accept(new AsyncEvent(type, element));
+        }
+    }
+
+    /** A completion queue overflowed: it is in error, and so is every queue pair using it (IBTA 11.4.2.1). */
+    void cqOverflow(CompletionRing ring) {
+        asyncEvent(AsyncEventType.CQ_ERR, System.identityHashCode(ring));
+        for (QpEngine qp : active) {
+            if (qp.sendCq == ring || qp.recvCq == ring) {
+                qp.enterError(AsyncEventType.QP_FATAL);
+            }
+        }
+    }
+
+    void srqLimitReached(RecvQueue srq) {
+        asyncEvent(AsyncEventType.SRQ_LIMIT_REACHED, System.identityHashCode(srq));
+    }
+
+    // ---- data path ---------------------------------------------------------------------------
+
+    /**
+     * One step: receive what is waiting (up to a budget), then let every queue pair send,
+     * time out and complete.
+     *
+     * @return the amount of work done; 0 means the engine may idle
+     */
+    public int doWork(long nowNs) {
+        lock.lock();
+        try {
+            int work = receive(nowNs);
+            for (int i = 0; i < active.size(); i++) {
+                work += active.get(i).doWork(nowNs);
+            }
+            return work;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int receive(long nowNs) {
+        int n = 0;
+        while (n < RECEIVE_BUDGET) {
+            int length = link.receive(rxBuffer);
+            if (length < 0) {
+                break;
+            }
+            n++;
+            counters.increment(Counters.PACKETS_IN);
+            counters.add(Counters.BYTES_IN, length);
+            InetSocketAddress source = link.source();
+            if (source != rxFlowSource) {
+                if (!setReceiveFlow(source)) {
+                    counters.increment(Counters.DROP_ADDRESS);
+                    continue;
+                }
+            }
+            record(rxSegment, length, rxFlow);
+            dispatch(length, source, nowNs);
+        }
+        return n;
+    }
+
+    private boolean setReceiveFlow(InetSocketAddress source) {
+        InetAddress from = source.getAddress();
+        if ((from.getAddress().length == 4) != (localAddress.getAddress().length == 4)) {
+            return false;
+        }
+        rxFlow.set(from, source.getPort(), localAddress, local.getPort());
+        rxFlowSource = source;
+        return true;
+    }
+
+    private void dispatch(int length, InetSocketAddress source, long nowNs) {
+        if (!view.wrap(rxSegment, 0, length)) {
+            counters.increment(Counters.DROP_MALFORMED);
+            return;
+        }
+        if (!view.checkIcrc(icrc, rxFlow)) {
+            counters.increment(Counters.DROP_ICRC);
+            return;
+        }
+        if (view.ipv4Id() != 0) {
+            counters.increment(Counters.ICRC_IPV4_ID_RECOVERED);
+        }
+        int pkey = view.bth().pkey();
+        if ((pkey & 0x7fff) != 0x7fff) {
+            counters.increment(Counters.DROP_PKEY);
+            return;
+        }
+        int qpn = view.bth().destQp();
+        QpEngine qp = qpn < qps.length ? qps[qpn] : null;
+        if (qp == null) {
+            counters.increment(Counters.DROP_UNKNOWN_QP);
+            return;
+        }
+        if (qp.type != QpType.UD && (qp.peer == null || !qp.peer.getAddress().equals(source.getAddress()))) {
+            // rxe check_addr: a connected QP takes packets only from its peer.
+            counters.increment(Counters.DROP_ADDRESS);
+            return;
+        }
+        qp.counters.increment(Counters.PACKETS_IN);
+        if (qp.type == QpType.UD) {
+            buildReceivedNetworkHeader(view.length());
+        }
+        if (view.has(OpcodeTable.REQUEST)) {
+            qp.responder.onRequest(view, nowNs);
+        } else {
+            qp.completer.onResponse(view, nowNs);
+        }
+    }
+
+    /** The 40-byte GRH area a UD receive gets: zeros and the IPv4 header, or the IPv6 header. */
+    MemorySegment receivedNetworkHeader() {
+        return grh;
+    }
+
+    private void buildReceivedNetworkHeader(int udpPayloadLength) {
+        grh.fill((byte) 0);
+        if (rxFlow.isIpv6()) {
+            IpUdpHeaders.write(grh, 0, rxFlow, udpPayloadLength, 0, 0, 64);
+        } else {
+            IpUdpHeaders.write(grh, 20, rxFlow, udpPayloadLength, 0, 0, 64);
+        }
+    }
+
+    MemorySegment txSegment() {
+        return txSegment;
+    }
+
+    /** Starts a packet in the transmit buffer. */
+    PacketBuilder startPacket(int opcode) {
+        return builder.start(txSegment, 0, opcode);
+    }
+
+    /** Finishes the packet in the transmit buffer and sends it to the QP's peer. */
+    void transmit(QpEngine qp, int payloadLength) {
+        send(qp, payloadLength, qp.flow, qp.peer);
+    }
+
+    /** Finishes the packet and sends it to a UD destination. */
+    void transmitTo(QpEngine qp, AddressTarget target, int payloadLength) {
+        send(qp, payloadLength, target.flow(), target.address());
+    }
+
+    private void send(QpEngine qp, int payloadLength, UdpFlow flow, InetSocketAddress destination) {
+        int length = builder.finish(payloadLength, icrc, flow, 0);
+        record(txSegment, length, flow);
+        if (link.send(txBuffer, length, destination)) {
+            counters.increment(Counters.PACKETS_OUT);
+            counters.add(Counters.BYTES_OUT, length);
+            qp.counters.increment(Counters.PACKETS_OUT);
+        } else {
+            counters.increment(Counters.DROP_SEND_FAILED);
+        }
+    }
+
+    private void record(MemorySegment packet, int length, UdpFlow flow) {
+        PcapWriter pcap = capture;
+        if (pcap != null) {
+            try {
+                pcap.write(System.currentTimeMillis() * 1_000_000L, flow, packet, 0, length);
+            } catch (java.io.IOException e) {
+                capture = null; // a failing capture must not stop the device
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            link.close();
+            arena.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,755 @@
+package dev.verbs4j.softroce.engine;
+
+import dev.verbs4j.Access;
+import dev.verbs4j.QpState;
+import dev.verbs4j.QpType;
+import dev.verbs4j.ScatterGatherList;
+import dev.verbs4j.WcFlag;
+import dev.verbs4j.WcOpcode;
+import dev.verbs4j.WcStatus;
+import dev.verbs4j.softroce.memory.KeyCheck;
+import dev.verbs4j.softroce.memory.MemoryTable;
+import dev.verbs4j.softroce.memory.Region;
+import dev.verbs4j.softroce.wire.Aeth;
+import dev.verbs4j.softroce.wire.Feth;
+import dev.verbs4j.softroce.wire.OpcodeTable;
+import dev.verbs4j.softroce.wire.Opcodes;
+import dev.verbs4j.softroce.wire.PacketBuilder;
+import dev.verbs4j.softroce.wire.PacketView;
+import dev.verbs4j.softroce.wire.Psn;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The receive side of a queue pair: executes request packets in PSN order and answers
+ * them. The checks run in the order of the kernel rxe's responder (PSN, opcode sequence,
+ * QP access, resources, length, key) and each failure ends as the rxe does: a sequence
+ * error NAKs once and drops until the gap closes, a missing receive is an RNR NAK, a
+ * duplicate is re-acknowledged or replayed from the responder resources, and a class C
+ * error NAKs and moves the QP to the error state.
+ */
+final class Responder {
+    private static final int ACK = Aeth.ACK_UNLIMITED_CREDIT;
+    private static final int REMOTE_RIGHTS_READ = Access.REMOTE_READ.value();
+    private static final int REMOTE_RIGHTS_WRITE = Access.REMOTE_WRITE.value();
+    private static final int REMOTE_RIGHTS_ATOMIC = Access.REMOTE_ATOMIC.value();
+
+    private final QpEngine qp;
+    int ePsn;
+    private int msn;
+    private boolean nakSent;
+    /** The opcode of the last packet executed, for the sequence check; -1 between messages. */
+    private int lastOpcode = -1;
+    private boolean dropMessage;
+
+    private boolean receiveActive;
+    private long receiveWrId;
+    private final ScatterGatherList receiveSges;
+    private long receiveOffset;
+
+    private Region writeRegion;
+    private long writeOffset;
+    private long writeRemaining;
+    private long writeLength;
+
+    private final ResponderResource[] resources;
+    private int resourceHead;
+
+    Responder(QpEngine qp) {
+        this.qp = qp;
+        this.receiveSges = new ScatterGatherList(Math.max(1, qp.rq.maxSge()));
+        this.resources = new ResponderResource[Math.max(1, qp.device.limits().maxQpRdAtom())];
+        for (int i = 0; i < resources.length; i++) {
+            resources[i] = new ResponderResource();
+        }
+    }
+
+    void reset(int firstPsn) {
+        ePsn = firstPsn;
+        msn = 0;
+        nakSent = false;
+        lastOpcode = -1;
+        dropMessage = false;
+        receiveActive = false;
+        writeRegion = null;
+        for (ResponderResource r : resources) {
+            r.type = ResponderResource.FREE;
+        }
+    }
+
+    /** In the error state: receives of this QP (not of an SRQ) complete with WR_FLUSH_ERR. */
+    int flushReceives() {
+        int n = 0;
+        if (receiveActive) {
+            receiveActive = false;
+            qp.recvCq.push(receiveWrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, qp.qpn, 0, 0, 0, true);
+            n++;
+        }
+        if (qp.sharedRq) {
+            return n;
+        }
+        RecvQueue rq = qp.rq;
+        while (!rq.isEmpty()) {
+            qp.recvCq.push(rq.headWrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, qp.qpn, 0, 0, 0, true);
+            rq.advance();
+            n++;
+        }
+        return n;
+    }
+
+    /** Handles a request packet addressed to this QP. */
+    void onRequest(PacketView p, long nowNs) {
+        QpState s = qp.state;
+        if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
+            qp.counters.increment(Counters.DROP_QP_STATE);
+            return;
+        }
+        int opcode = p.opcode();
+        if (!transportMatches(opcode)) {
+            qp.counters.increment(Counters.DROP_OPCODE_SEQUENCE);
+            return;
+        }
+        if (qp.type == QpType.UD) {
+            udReceive(p);
+            return;
+        }
+        int psn = p.bth().psn();
+        if (qp.type == QpType.RC) {
+            int cmp = Psn.compare(psn, ePsn);
+            if (cmp > 0) {
+                qp.counters.increment(Counters.OUT_OF_SEQUENCE);
+                if (!nakSent) {
+                    nakSent = true;
+                    sendAck(Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn);
+                    qp.counters.increment(Counters.NAKS_SENT);
+                }
+                return;
+            }
+            if (cmp < 0) {
+                qp.counters.increment(Counters.DUPLICATES);
+                duplicate(p, psn);
+                return;
+            }
+            nakSent = false;
+        } else if (dropMessage || psn != ePsn) {
+            // UC: a gap loses the message in progress; a new message may start at any PSN.
+            if (!p.has(OpcodeTable.FIRST)) {
+                dropMessage = true;
+                ePsn = Psn.next(psn);
+                return;
+            }
+            dropMessage = false;
+            abandonMessage();
+        }
+        if (!sequenceValid(opcode)) {
+            if (qp.type == QpType.RC) {
+                classC(Aeth.NAK_INVALID_REQUEST, psn);
+            } else {
+                dropMessage = true;
+                abandonMessage();
+                ePsn = Psn.next(psn);
+            }
+            qp.counters.increment(Counters.DROP_OPCODE_SEQUENCE);
+            return;
+        }
+        if (!accessAllowed(p)) {
+            if (qp.type == QpType.RC) {
+                classC(Aeth.NAK_INVALID_REQUEST, psn);
+            } else {
+                dropMessage = true;
+                ePsn = Psn.next(psn);
+            }
+            return;
+        }
+        if (p.has(OpcodeTable.READ | OpcodeTable.ATOMIC) || p.has(OpcodeTable.ATOMIC_WRITE) || p.has(OpcodeTable.FLUSH)) {
+            if (qp.maxDestRdAtomic == 0) {
+                classC(Aeth.NAK_INVALID_REQUEST, psn);
+                return;
+            }
+        }
+        if (!lengthValid(p)) {
+            qp.counters.increment(Counters.DROP_LENGTH);
+            if (qp.type == QpType.RC) {
+                classC(Aeth.NAK_INVALID_REQUEST, psn);
+            } else {
+                dropMessage = true;
+                abandonMessage();
+                ePsn = Psn.next(psn);
+            }
+            return;
+        }
+        if (p.has(OpcodeTable.SEND)) {
+            executeSend(p, psn);
+        } else if (p.has(OpcodeTable.WRITE)) {
+            executeWrite(p, psn);
+        } else if (p.has(OpcodeTable.READ)) {
+            executeRead(p, psn);
+        } else if (p.has(OpcodeTable.ATOMIC)) {
+            executeAtomic(p, psn);
+        } else if (p.has(OpcodeTable.ATOMIC_WRITE)) {
+            executeAtomicWrite(p, psn);
+        } else if (p.has(OpcodeTable.FLUSH)) {
+            executeFlush(p, psn);
+        }
+    }
+
+    private boolean transportMatches(int opcode) {
+        int transport = opcode & Opcodes.TRANSPORT_MASK;
+        return switch (qp.type) {
+            case RC -> transport == Opcodes.RC;
+            case UC -> transport == Opcodes.UC;
+            case UD -> transport == Opcodes.UD;
+        };
+    }
+
+    /** IBTA 9.8.3.x: a MIDDLE or LAST must continue a FIRST of the same kind, and nothing may interrupt it. */
+    private boolean sequenceValid(int opcode) {
+        int flags = OpcodeTable.flags(opcode);
+        boolean inSend = lastOpcode >= 0 && OpcodeTable.has(lastOpcode, OpcodeTable.SEND) && !OpcodeTable.has(lastOpcode, OpcodeTable.LAST);
+        boolean inWrite = lastOpcode >= 0 && OpcodeTable.has(lastOpcode, OpcodeTable.WRITE) && !OpcodeTable.has(lastOpcode, OpcodeTable.LAST);
+        boolean continues = (flags & OpcodeTable.FIRST) == 0 && (flags & (OpcodeTable.MIDDLE | OpcodeTable.LAST)) != 0
+                && (flags & (OpcodeTable.SEND | OpcodeTable.WRITE)) != 0;
+        if (inSend) {
+            return continues && (flags & OpcodeTable.SEND) != 0;
+        }
+        if (inWrite) {
+            return continues && (flags & OpcodeTable.WRITE) != 0;
+        }
+        return !continues;
+    }
+
+    /** The QP's own access flags (rxe {@code check_op_valid}). */
+    private boolean accessAllowed(PacketView p) {
+        int access = qp.accessMask;
+        if (p.has(OpcodeTable.READ) && (access & REMOTE_RIGHTS_READ) == 0) {
+            return false;
+        }
+        if ((p.has(OpcodeTable.WRITE) || p.has(OpcodeTable.ATOMIC_WRITE)) && (access & REMOTE_RIGHTS_WRITE) == 0) {
+            return false;
+        }
+        if (p.has(OpcodeTable.ATOMIC) && (access & REMOTE_RIGHTS_ATOMIC) == 0) {
+            return false;
+        }
+        return true;
+    }
+
+    private static int flushRights(int placementType) {
+        int rights = 0;
+        if ((placementType & Feth.PLACEMENT_GLOBAL) != 0) {
+            rights |= Access.FLUSH_GLOBAL.value();
+        }
+        if ((placementType & Feth.PLACEMENT_PERSISTENT) != 0) {
+            rights |= Access.FLUSH_PERSISTENT.value();
+        }
+        return rights;
+    }
+
+    /** Packet sizes against the path MTU (rxe {@code check_length}). */
+    private boolean lengthValid(PacketView p) {
+        int payload = p.payloadLength();
+        int mtu = qp.mtu;
+        int flags = p.flags();
+        boolean first = (flags & OpcodeTable.FIRST) != 0;
+        boolean last = (flags & OpcodeTable.LAST) != 0;
+        if (p.has(OpcodeTable.ATOMIC_WRITE)) {
+            // oA19-28: exactly 8 bytes, announced and carried.
+            return payload == 8 && Integer.toUnsignedLong(p.reth().dmaLength()) == 8;
+        }
+        if ((flags & OpcodeTable.HAS_PAYLOAD) == 0) {
+            return true;
+        }
+        if (first && last) {
+            return payload <= mtu;
+        }
+        if (first || (flags & OpcodeTable.MIDDLE) != 0) {
+            return payload == mtu;
+        }
+        return !last || (payload > 0 && payload <= mtu);
+    }
+
+    // ---- SEND -----------------------------------------------------------------------------
+
+    private void executeSend(PacketView p, int psn) {
+        boolean first = p.has(OpcodeTable.FIRST);
+        boolean last = p.has(OpcodeTable.LAST);
+        if (first && !takeReceive()) {
+            rnr(psn);
+            return;
+        }
+        if (!scatter(p.segment(), p.payloadOffset(), p.payloadLength())) {
+            if (qp.type == QpType.RC) {
+                // The message does not fit the receive: the receive completes with a local
+                // length error and the sender is told its request was invalid (class C).
+                completeReceive(WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, true);
+                classC(Aeth.NAK_INVALID_REQUEST, psn);
+            } else {
+                dropMessage = true;
+                abandonMessage();
+                ePsn = Psn.next(psn);
+            }
+            return;
+        }
+        advance(p, psn);
+        if (last) {
+            int flags = WcFlag.GRH.value();
+            int imm = 0;
+            WcStatus status = WcStatus.SUCCESS;
+            if (p.has(OpcodeTable.IMMEDIATE)) {
+                flags |= WcFlag.WITH_IMM.value();
+                imm = p.immDt().immData();
+            }
+            if (p.has(OpcodeTable.INVALIDATE)) {
+                int rkey = p.ieth().rkey();
+                if (qp.device.memory().invalidate(rkey, qp.pdHandle) == KeyCheck.OK) {
+                    flags |= WcFlag.WITH_INV.value();
+                    imm = rkey;
+                } else {
+                    // As the kernel rxe does (class J): the receive fails and the QP errs,
+                    // while the sender's request is acknowledged.
+                    status = WcStatus.REM_INV_REQ_ERR;
+                }
+            }
+            msn++;
+            completeReceive(status, WcOpcode.RECV, (int) receiveOffset, flags, imm, p.bth().solicited());
+            acknowledgeIfAsked(p, psn);
+            if (status != WcStatus.SUCCESS) {
+                qp.enterError(null);
+            }
+            return;
+        }
+        acknowledgeIfAsked(p, psn);
+    }
+
+    private boolean takeReceive() {
+        if (receiveActive) {
+            return true;
+        }
+        RecvQueue rq = qp.rq;
+        if (rq.isEmpty()) {
+            return false;
+        }
+        receiveWrId = rq.headWrId();
+        receiveSges.copyFrom(rq.headSges());
+        rq.advance();
+        if (qp.sharedRq && rq.limitCrossed()) {
+            qp.device.srqLimitReached(rq);
+        }
+        receiveActive = true;
+        receiveOffset = 0;
+        return true;
+    }
+
+    private void completeReceive(WcStatus status, WcOpcode opcode, int byteLength, int flags, int immOrRkey, boolean solicited) {
+        receiveActive = false;
+        if (!qp.recvCq.push(receiveWrId, status, opcode, byteLength, qp.qpn, 0, flags, immOrRkey, solicited)) {
+            qp.device.cqOverflow(qp.recvCq);
+        }
+    }
+
+    /** Copies received bytes into the active receive; false if they do not fit. */
+    private boolean scatter(MemorySegment packet, long from, int length) {
+        long skip = receiveOffset;
+        int left = length;
+        MemoryTable memory = qp.device.memory();
+        for (int i = 0; i < receiveSges.count() && left > 0; i++) {
+            int len = receiveSges.length(i);
+            if (skip >= len) {
+                skip -= len;
+                continue;
+            }
+            int n = (int) Math.min(len - skip, left);
+            if (memory.checkLocal(receiveSges.lkey(i), qp.pdHandle, receiveSges.address(i), len, true) != KeyCheck.OK) {
+                return false;
+            }
+            Region region = memory.region();
+            long at = memory.offset() + skip;
+            if (region.odp() != null) {
+                region.odp().touch(at, n);
+            }
+            MemorySegment.copy(packet, from, region.memory(), at, n);
+            from += n;
+            left -= n;
+            skip = 0;
+        }
+        receiveOffset += length - left;
+        return left == 0;
+    }
+
+    // ---- WRITE ----------------------------------------------------------------------------
+
+    private void executeWrite(PacketView p, int psn) {
+        boolean first = p.has(OpcodeTable.FIRST);
+        boolean last = p.has(OpcodeTable.LAST);
+        boolean imm = p.has(OpcodeTable.IMMEDIATE);
+        if (last && imm && !takeReceive()) {
+            rnr(psn);
+            return;
+        }
+        int payload = p.payloadLength();
+        if (first) {
+            long length = Integer.toUnsignedLong(p.reth().dmaLength());
+            if (length > (1L << 31)) {
+                classC(Aeth.NAK_INVALID_REQUEST, psn);
+                return;
+            }
+            writeLength = length;
+            writeRemaining = length;
+            writeRegion = null;
+            if (length > 0) {
+                MemoryTable memory = qp.device.memory();
+                int code = memory.checkRemote(p.reth().rkey(), qp.pdHandle, qp.qpn, p.reth().va(), length, REMOTE_RIGHTS_WRITE);
+                if (code != KeyCheck.OK) {
+                    remoteAccessError(psn);
+                    return;
+                }
+                writeRegion = memory.region();
+                writeOffset = memory.offset();
+            }
+        }
+        if (payload > writeRemaining || (last && payload != writeRemaining)) {
+            classC(Aeth.NAK_INVALID_REQUEST, psn);
+            return;
+        }
+        if (payload > 0) {
+            if (writeRegion.odp() != null) {
+                writeRegion.odp().touch(writeOffset, payload);
+            }
+            MemorySegment.copy(p.segment(), p.payloadOffset(), writeRegion.memory(), writeOffset, payload);
+            writeOffset += payload;
+            writeRemaining -= payload;
+        }
+        advance(p, psn);
+        if (last) {
+            msn++;
+            if (imm) {
+                completeReceive(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, (int) writeLength,
+                        WcFlag.GRH.value() | WcFlag.WITH_IMM.value(), p.immDt().immData(), p.bth().solicited());
+            }
+        }
+        acknowledgeIfAsked(p, psn);
+    }
+
+    // ---- READ, ATOMIC, ATOMIC WRITE, FLUSH -----------------------------------------------------
+
+    private void executeRead(PacketView p, int psn) {
+        long length = Integer.toUnsignedLong(p.reth().dmaLength());
+        if (length > (1L << 31)) {
+            classC(Aeth.NAK_INVALID_REQUEST, psn);
+            return;
+        }
+        long va = p.reth().va();
+        int rkey = p.reth().rkey();
+        if (length > 0 && qp.device.memory().checkRemote(rkey, qp.pdHandle, qp.qpn, va, length, REMOTE_RIGHTS_READ) != KeyCheck.OK) {
+            remoteAccessError(psn);
+            return;
+        }
+        int packets = (int) Math.max(1, (length + qp.mtu - 1) / qp.mtu);
+        ResponderResource r = nextResource();
+        r.set(ResponderResource.READ, psn, Psn.add(psn, packets - 1));
+        r.va = va;
+        r.rkey = rkey;
+        r.length = length;
+        msn++;
+        ePsn = Psn.add(psn, packets);
+        lastOpcode = -1;
+        sendReadResponse(r, psn, va, length);
+    }
+
+    /** Streams a read's response packets, re-checking the key (the region may be gone on a replay). */
+    private void sendReadResponse(ResponderResource r, int psn, long va, long length) {
+        MemoryTable memory = qp.device.memory();
+        Region region = null;
+        long offset = 0;
+        if (length > 0) {
+            if (memory.checkRemote(r.rkey, qp.pdHandle, qp.qpn, va, length, REMOTE_RIGHTS_READ) != KeyCheck.OK) {
+                remoteAccessError(psn);
+                return;
+            }
+            region = memory.region();
+            offset = memory.offset();
+        }
+        long remaining = length;
+        boolean first = true;
+        do {
+            int payload = (int) Math.min(qp.mtu, remaining);
+            boolean last = remaining <= qp.mtu;
+            int opcode = first && last ? Opcodes.RC_RDMA_READ_RESPONSE_ONLY
+                    : first ? Opcodes.RC_RDMA_READ_RESPONSE_FIRST
+                    : last ? Opcodes.RC_RDMA_READ_RESPONSE_LAST : Opcodes.RC_RDMA_READ_RESPONSE_MIDDLE;
+            PacketBuilder b = qp.device.startPacket(opcode);
+            b.bth().init(opcode, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
+            if (OpcodeTable.has(opcode, OpcodeTable.HAS_AETH)) {
+                b.aeth().init(ACK, msn);
+            }
+            if (payload > 0) {
+                if (region.odp() != null) {
+                    region.odp().touch(offset, payload);
+                }
+                MemorySegment.copy(region.memory(), offset, qp.device.txSegment(), b.payloadOffset(), payload);
+            }
+            qp.device.transmit(qp, payload);
+            offset += payload;
+            remaining -= payload;
+            psn = Psn.next(psn);
+            first = false;
+        } while (remaining > 0);
+    }
+
+    private void executeAtomic(PacketView p, int psn) {
+        var eth = p.atomicEth();
+        MemoryTable memory = qp.device.memory();
+        if (memory.checkRemote(eth.rkey(), qp.pdHandle, qp.qpn, eth.va(), 8, REMOTE_RIGHTS_ATOMIC) != KeyCheck.OK) {
+            remoteAccessError(psn);
+            return;
+        }
+        MemorySegment target = memory.region().memory();
+        long offset = memory.offset();
+        if (((target.address() + offset) & 7) != 0) {
+            // IBA A19.4.2 / rxe: a misaligned atomic is an invalid request.
+            classC(Aeth.NAK_INVALID_REQUEST, psn);
+            return;
+        }
+        if (memory.region().odp() != null) {
+            memory.region().odp().touch(offset, 8);
+        }
+        long original;
+        if (p.opcode() == Opcodes.RC_COMPARE_SWAP) {
+            original = (long) Atomics.LONG.compareAndExchange(target, offset, eth.compare(), eth.swapOrAdd());
+        } else {
+            original = (long) Atomics.LONG.getAndAdd(target, offset, eth.swapOrAdd());
+        }
+        ResponderResource r = nextResource();
+        r.set(ResponderResource.ATOMIC, psn, psn);
+        r.originalValue = original;
+        msn++;
+        ePsn = Psn.next(psn);
+        lastOpcode = -1;
+        sendAtomicAck(psn, original);
+    }
+
+    private void executeAtomicWrite(PacketView p, int psn) {
+        MemoryTable memory = qp.device.memory();
+        if (memory.checkRemote(p.reth().rkey(), qp.pdHandle, qp.qpn, p.reth().va(), 8, REMOTE_RIGHTS_WRITE) != KeyCheck.OK) {
+            remoteAccessError(psn);
+            return;
+        }
+        MemorySegment target = memory.region().memory();
+        long offset = memory.offset();
+        if (((target.address() + offset) & 7) != 0) {
+            classC(Aeth.NAK_INVALID_REQUEST, psn);
+            return;
+        }
+        if (memory.region().odp() != null) {
+            memory.region().odp().touch(offset, 8);
+        }
+        long value = p.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, p.payloadOffset());
+        // One 64-bit release store, after everything this QP placed before it.
+        Atomics.LONG.setRelease(target, offset, value);
+        ResponderResource r = nextResource();
+        r.set(ResponderResource.ATOMIC_WRITE, psn, psn);
+        msn++;
+        ePsn = Psn.next(psn);
+        lastOpcode = -1;
+        sendReadResponseAck(psn);
+    }
+
+    private void executeFlush(PacketView p, int psn) {
+        int placement = p.feth().placementType();
+        int selectivity = p.feth().selectivityLevel();
+        if (selectivity > Feth.SELECTIVITY_MEMORY_REGION || placement == 0 || placement > 3) {
+            classC(Aeth.NAK_INVALID_REQUEST, psn);
+            return;
+        }
+        MemoryTable memory = qp.device.memory();
+        int rights = flushRights(placement);
+        if ((qp.accessMask & rights) != rights) {
+            // The QP does not permit this placement type: a remote access error (IBTA 1.5
+            // MPE). The kernel rxe answers an invalid request NAK here instead.
+            remoteAccessError(psn);
+            return;
+        }
+        long length = Integer.toUnsignedLong(p.reth().dmaLength());
+        int code = selectivity == Feth.SELECTIVITY_MEMORY_REGION
+                ? memory.checkRemoteObject(p.reth().rkey(), qp.pdHandle, qp.qpn, rights)
+                : memory.checkRemote(p.reth().rkey(), qp.pdHandle, qp.qpn, p.reth().va(), length, rights);
+        if (code != KeyCheck.OK) {
+            remoteAccessError(psn);
+            return;
+        }
+        Region region = memory.region();
+        long offset = selectivity == Feth.SELECTIVITY_MEMORY_REGION ? 0 : memory.offset();
+        long span = selectivity == Feth.SELECTIVITY_MEMORY_REGION ? region.length() : length;
+        // Every earlier request of this QP has been placed already (requests execute in
+        // order); the fence makes that visible to every thread of this process.
+        VarHandle.fullFence();
+        if ((placement & Feth.PLACEMENT_PERSISTENT) != 0) {
+            if (!region.memory().isMapped()) {
+                classC(Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn);
+                return;
+            }
+            if (span > 0) {
+                region.memory().asSlice(offset, span).force();
+            }
+        }
+        ResponderResource r = nextResource();
+        r.set(ResponderResource.FLUSH, psn, psn);
+        msn++;
+        ePsn = Psn.next(psn);
+        lastOpcode = -1;
+        sendReadResponseAck(psn);
+    }
+
+    private ResponderResource nextResource() {
+        int size = Math.max(1, Math.min(qp.maxDestRdAtomic, resources.length));
+        ResponderResource r = resources[resourceHead % size];
+        resourceHead = (resourceHead + 1) % size;
+        return r;
+    }
+
+    // ---- duplicates -----------------------------------------------------------------------
+
+    /** C9-105 and 9.7.5.1.2: sends and writes are acknowledged again, read-likes replayed. */
+    private void duplicate(PacketView p, int psn) {
+        if (p.has(OpcodeTable.SEND) || p.has(OpcodeTable.WRITE)) {
+            sendAck(ACK, Psn.add(ePsn, -1));
+            return;
+        }
+        ResponderResource r = findResource(psn);
+        if (r == null) {
+            return; // class D: nothing to replay, drop
+        }
+        switch (r.type) {
+            case ResponderResource.READ -> {
+                long va = p.reth().va();
+                long length = Integer.toUnsignedLong(p.reth().dmaLength());
+                if (p.reth().rkey() != r.rkey || va < r.va || length > r.length || va + length > r.va + r.length) {
+                    return;
+                }
+                sendReadResponse(r, psn, va, length);
+            }
+            case ResponderResource.ATOMIC -> sendAtomicAck(psn, r.originalValue);
+            case ResponderResource.ATOMIC_WRITE, ResponderResource.FLUSH -> sendReadResponseAck(psn);
+            default -> {
+            }
+        }
+    }
+
+    private ResponderResource findResource(int psn) {
+        for (ResponderResource r : resources) {
+            if (r.type != ResponderResource.FREE && Psn.compare(psn, r.firstPsn) >= 0 && Psn.compare(psn, r.lastPsn) <= 0) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    // ---- UD ---------------------------------------------------------------------------------
+
+    private void udReceive(PacketView p) {
+        if (p.deth().qkey() != qp.qkey) {
+            qp.counters.increment(Counters.DROP_QKEY);
+            return;
+        }
+        int payload = p.payloadLength();
+        if (payload > qp.mtu || !takeReceive()) {
+            qp.counters.increment(Counters.DROP_LENGTH);
+            return;
+        }
+        MemorySegment grh = qp.device.receivedNetworkHeader();
+        boolean fits = scatter(grh, 0, 40) && scatter(p.segment(), p.payloadOffset(), payload);
+        if (!fits) {
+            // Class D: the datagram is dropped and the receive stays posted for the next one.
+            receiveActive = true;
+            receiveOffset = 0;
+            qp.counters.increment(Counters.DROP_LENGTH);
+            return;
+        }
+        int flags = WcFlag.GRH.value();
+        int imm = 0;
+        if (p.has(OpcodeTable.IMMEDIATE)) {
+            flags |= WcFlag.WITH_IMM.value();
+            imm = p.immDt().immData();
+        }
+        receiveActive = false;
+        if (!qp.recvCq.push(receiveWrId, WcStatus.SUCCESS, WcOpcode.RECV, 40 + payload, qp.qpn, p.deth().srcQp(), flags, imm,
+                p.bth().solicited())) {
+            qp.device.cqOverflow(qp.recvCq);
+        }
+    }
+
+    // ---- acknowledgements and errors --------------------------------------------------------
+
+    private void advance(PacketView p, int psn) {
+        ePsn = Psn.next(psn);
+        lastOpcode = p.has(OpcodeTable.LAST) ? -1 : p.opcode();
+    }
+
+    private void acknowledgeIfAsked(PacketView p, int psn) {
+        if (qp.type == QpType.RC && p.bth().ackReq()) {
+            sendAck(ACK, psn);
+        }
+    }
+
+    private void rnr(int psn) {
+        if (qp.type == QpType.RC) {
+            sendAck(Aeth.rnrNakSyndrome(qp.minRnrTimer), psn);
+            qp.counters.increment(Counters.RNR_NAKS_SENT);
+        } else {
+            dropMessage = true;
+            ePsn = Psn.next(psn);
+        }
+    }
+
+    private void remoteAccessError(int psn) {
+        if (qp.type == QpType.RC) {
+            classC(Aeth.NAK_REMOTE_ACCESS_ERROR, psn);
+        } else {
+            dropMessage = true;
+            abandonMessage();
+            ePsn = Psn.next(psn);
+        }
+    }
+
+    /** Class C (IBTA Table 59): NAK, fail the receive in progress, and move the QP to error. */
+    private void classC(int syndrome, int psn) {
+        sendAck(syndrome, psn);
+        qp.counters.increment(Counters.NAKS_SENT);
+        if (receiveActive) {
+            completeReceive(WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, true);
+        }
+        qp.enterError(null);
+    }
+
+    private void abandonMessage() {
+        if (receiveActive) {
+            receiveOffset = 0;
+        }
+        writeRegion = null;
+        lastOpcode = -1;
+    }
+
+    private void sendAck(int syndrome, int psn) {
+        PacketBuilder b = qp.device.startPacket(Opcodes.RC_ACKNOWLEDGE);
+        b.bth().init(Opcodes.RC_ACKNOWLEDGE, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
+        b.aeth().init(syndrome, msn);
+        qp.device.transmit(qp, 0);
+    }
+
+    private void sendAtomicAck(int psn, long original) {
+        PacketBuilder b = qp.device.startPacket(Opcodes.RC_ATOMIC_ACKNOWLEDGE);
+        b.bth().init(Opcodes.RC_ATOMIC_ACKNOWLEDGE, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
+        b.aeth().init(ACK, msn);
+        b.atomicAckEth().originalValue(original);
+        qp.device.transmit(qp, 0);
+    }
+
+    /** FLUSH and ATOMIC WRITE are answered by an RDMA READ RESPONSE ONLY with no payload. */
+    private void sendReadResponseAck(int psn) {
+        PacketBuilder b = qp.device.startPacket(Opcodes.RC_RDMA_READ_RESPONSE_ONLY);
+        b.bth().init(Opcodes.RC_RDMA_READ_RESPONSE_ONLY, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
+        b.aeth().init(ACK, msn);
+        qp.device.transmit(qp, 0);
+    }
+}

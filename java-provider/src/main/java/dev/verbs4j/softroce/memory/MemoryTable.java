@@ -1,0 +1,298 @@
+package dev.verbs4j.softroce.memory;
+
+import dev.verbs4j.Access;
+
+import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
+import java.util.Arrays;
+
+/**
+ * The keyed regions and windows of one device, and every key check of the data path.
+ * Lookups return {@link KeyCheck} codes and leave their result in fields
+ * ({@link #region()}, {@link #offset()}), so nothing is allocated per packet. Not
+ * thread-safe: the device serializes control calls with its engine.
+ */
+public final class MemoryTable {
+    private static final int REMOTE_RIGHTS = Access.REMOTE_READ.value() | Access.REMOTE_WRITE.value()
+            | Access.REMOTE_ATOMIC.value() | Access.FLUSH_GLOBAL.value() | Access.FLUSH_PERSISTENT.value();
+
+    private MemoryObject[] objects = new MemoryObject[256];
+    private int nextIndex = 1;
+    private int count;
+    private final int maxObjects;
+    private int variantSeed;
+
+    private Region region;
+    private long offset;
+
+    /** A table holding at most {@code maxObjects} regions and windows. */
+    public MemoryTable(int maxObjects) {
+        this.maxObjects = maxObjects;
+        this.variantSeed = new SecureRandom().nextInt();
+    }
+
+    // ---- control path --------------------------------------------------------------------
+
+    /** Registers memory; returns null when the table is full. */
+    public Region registerRegion(int pdHandle, MemorySegment memory, long iova, int access) {
+        int index = allocateIndex();
+        if (index < 0) {
+            return null;
+        }
+        Region r = new Region(index, pdHandle, keyFor(index), memory, iova, access, 0);
+        objects[index] = r;
+        return r;
+    }
+
+    /** Allocates a fast-register region with room for {@code maxPages} pages; null when full. */
+    public Region allocateFastRegister(int pdHandle, int maxPages) {
+        int index = allocateIndex();
+        if (index < 0) {
+            return null;
+        }
+        Region r = new Region(index, pdHandle, keyFor(index), null, 0, 0, maxPages);
+        objects[index] = r;
+        return r;
+    }
+
+    /** Allocates an unbound window; null when full. */
+    public Window allocateWindow(int pdHandle, int type) {
+        int index = allocateIndex();
+        if (index < 0) {
+            return null;
+        }
+        Window w = new Window(index, pdHandle, keyFor(index), type);
+        objects[index] = w;
+        return w;
+    }
+
+    /** Removes an object; a window's binding is dropped first. */
+    public void remove(MemoryObject object) {
+        if (object instanceof Window w) {
+            w.unbind();
+        }
+        if (objects[object.index()] == object) {
+            objects[object.index()] = null;
+            count--;
+        }
+    }
+
+    /** The object a key names now (index and variant both match), or null. */
+    public MemoryObject lookup(int key) {
+        int index = key >>> 8;
+        if (index <= 0 || index >= objects.length) {
+            return null;
+        }
+        MemoryObject o = objects[index];
+        return o != null && o.key == key ? o : null;
+    }
+
+    private int allocateIndex() {
+        if (count >= maxObjects) {
+            return -1;
+        }
+        for (int tries = 0; tries < objects.length; tries++) {
+            if (nextIndex >= objects.length) {
+                if (objects.length < maxObjects + 1 && objects.length < (1 << 24)) {
+                    objects = Arrays.copyOf(objects, Math.min(objects.length * 2, 1 << 24));
+                } else {
+                    nextIndex = 1;
+                }
+            }
+            int i = nextIndex++;
+            if (objects[i] == null) {
+                count++;
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int keyFor(int index) {
+        variantSeed = variantSeed * 0x9E3779B1 + 0x7F4A7C15;
+        return (index << 8) | ((variantSeed >>> 24) & 0xff);
+    }
+
+    // ---- data path -------------------------------------------------------------------------
+
+    /** The region the last successful check resolved to. */
+    public Region region() {
+        return region;
+    }
+
+    /** The byte offset into {@link Region#memory()} the last successful check resolved to. */
+    public long offset() {
+        return offset;
+    }
+
+    /**
+     * Checks a local scatter/gather entry: the lkey names a valid region of the PD that
+     * covers {@code [address, address + length)}, with LOCAL_WRITE when {@code write}.
+     */
+    public int checkLocal(int lkey, int pdHandle, long address, long length, boolean write) {
+        MemoryObject o = lookup(lkey);
+        if (!(o instanceof Region r)) {
+            return KeyCheck.BAD_KEY;
+        }
+        if (r.state() != MemoryObject.VALID) {
+            return KeyCheck.INVALID_STATE;
+        }
+        if (r.pdHandle() != pdHandle) {
+            return KeyCheck.PD_MISMATCH;
+        }
+        if (write && !r.allows(Access.LOCAL_WRITE)) {
+            return KeyCheck.NO_ACCESS;
+        }
+        long off = address - r.localBase();
+        if (!r.contains(off, length)) {
+            return KeyCheck.OUT_OF_BOUNDS;
+        }
+        region = r;
+        offset = off;
+        return KeyCheck.OK;
+    }
+
+    /**
+     * Checks a remote access: the rkey names a valid region or window of the PD that grants
+     * every bit of {@code rights} over {@code [va, va + length)}; a type 2 window must be
+     * bound to {@code qpn}.
+     */
+    public int checkRemote(int rkey, int pdHandle, int qpn, long va, long length, int rights) {
+        MemoryObject o = lookup(rkey);
+        if (o == null) {
+            return KeyCheck.BAD_KEY;
+        }
+        if (o.state() != MemoryObject.VALID) {
+            return KeyCheck.INVALID_STATE;
+        }
+        if (o.pdHandle() != pdHandle) {
+            return KeyCheck.PD_MISMATCH;
+        }
+        if (o instanceof Window w) {
+            if (w.type() == 2 && w.boundQpn() != qpn) {
+                return KeyCheck.WRONG_QP;
+            }
+            if ((w.access() & rights) != rights) {
+                return KeyCheck.NO_ACCESS;
+            }
+            long start = (w.access() & Access.ZERO_BASED.value()) != 0 ? w.address() + va : va;
+            if (length < 0 || start < w.address() || start - w.address() > w.length() - length) {
+                return KeyCheck.OUT_OF_BOUNDS;
+            }
+            Region r = w.region();
+            region = r;
+            offset = start - r.iova();
+            return r.contains(offset, length) ? KeyCheck.OK : KeyCheck.OUT_OF_BOUNDS;
+        }
+        Region r = (Region) o;
+        if ((r.access() & rights) != rights) {
+            return KeyCheck.NO_ACCESS;
+        }
+        long off = va - r.iova();
+        if (!r.contains(off, length)) {
+            return KeyCheck.OUT_OF_BOUNDS;
+        }
+        region = r;
+        offset = off;
+        return KeyCheck.OK;
+    }
+
+    /**
+     * Checks a key for a whole-region operation (FLUSH with memory-region selectivity):
+     * like {@link #checkRemote} without the range; resolves to offset 0 of the region.
+     */
+    public int checkRemoteObject(int rkey, int pdHandle, int qpn, int rights) {
+        MemoryObject o = lookup(rkey);
+        if (o == null) {
+            return KeyCheck.BAD_KEY;
+        }
+        if (o.state() != MemoryObject.VALID) {
+            return KeyCheck.INVALID_STATE;
+        }
+        if (o.pdHandle() != pdHandle) {
+            return KeyCheck.PD_MISMATCH;
+        }
+        int granted = o instanceof Window w ? w.access() : ((Region) o).access();
+        if (o instanceof Window w && w.type() == 2 && w.boundQpn() != qpn) {
+            return KeyCheck.WRONG_QP;
+        }
+        if ((granted & rights) != rights) {
+            return KeyCheck.NO_ACCESS;
+        }
+        region = o instanceof Window w ? w.region() : (Region) o;
+        offset = 0;
+        return KeyCheck.OK;
+    }
+
+    /**
+     * Binds a window (IBTA 10.6.7): the region must allow MW_BIND and belong to the same PD;
+     * remote write or atomic rights need LOCAL_WRITE on the region; the range must lie in
+     * it. A zero length unbinds. For a type 2 window the new key's index must be the
+     * window's.
+     */
+    public int bindWindow(Window w, Region r, long address, long length, int rights, int newKey, int qpn) {
+        if (w.type() == 2 && (newKey >>> 8) != w.index()) {
+            return KeyCheck.BAD_KEY;
+        }
+        if (length == 0) {
+            w.unbind();
+            w.key = newKey;
+            w.state = MemoryObject.FREE;
+            return KeyCheck.OK;
+        }
+        if (r == null || r.state() != MemoryObject.VALID) {
+            return KeyCheck.INVALID_STATE;
+        }
+        if (r.pdHandle() != w.pdHandle()) {
+            return KeyCheck.PD_MISMATCH;
+        }
+        if (!r.allows(Access.MW_BIND)) {
+            return KeyCheck.NO_ACCESS;
+        }
+        boolean remoteWriteLike = (rights & (Access.REMOTE_WRITE.value() | Access.REMOTE_ATOMIC.value())) != 0;
+        if (remoteWriteLike && !r.allows(Access.LOCAL_WRITE)) {
+            return KeyCheck.NO_ACCESS;
+        }
+        if (!r.contains(address - r.iova(), length)) {
+            return KeyCheck.OUT_OF_BOUNDS;
+        }
+        w.bind(r, address, length, rights & (REMOTE_RIGHTS | Access.ZERO_BASED.value()), newKey, qpn);
+        return KeyCheck.OK;
+    }
+
+    /**
+     * Invalidates the window or fast-register region {@code key} names (LOCAL_INV,
+     * SEND_WITH_INV): only type 2 windows and fast-register regions of the PD can be.
+     */
+    public int invalidate(int key, int pdHandle) {
+        MemoryObject o = lookup(key);
+        if (o == null) {
+            return KeyCheck.BAD_KEY;
+        }
+        if (o.pdHandle() != pdHandle) {
+            return KeyCheck.PD_MISMATCH;
+        }
+        if (o instanceof Window w) {
+            if (w.type() != 2) {
+                return KeyCheck.NO_ACCESS;
+            }
+            w.unbind();
+            w.invalidate();
+            return KeyCheck.OK;
+        }
+        Region r = (Region) o;
+        if (!r.isFastRegister()) {
+            return KeyCheck.NO_ACCESS;
+        }
+        if (r.state() != MemoryObject.VALID) {
+            return KeyCheck.INVALID_STATE;
+        }
+        r.invalidate();
+        return KeyCheck.OK;
+    }
+
+    /** The number of live objects. */
+    public int size() {
+        return count;
+    }
+}

@@ -1,0 +1,40 @@
+package dev.verbs4j.softroce.transport;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * Where a soft device's packets go and come from: a UDP socket ({@link UdpLink}) or an
+ * in-memory network for tests ({@link InMemoryNetwork}). Used by the engine thread only,
+ * except {@link #wakeup()}.
+ */
+public interface Link extends AutoCloseable {
+    /** The address packets to this device are sent to. */
+    InetSocketAddress localAddress();
+
+    /**
+     * Sends {@code buffer[0, length)} to {@code destination}.
+     *
+     * @return false when the packet could not be handed to the network (counted by the caller)
+     */
+    boolean send(ByteBuffer buffer, int length, InetSocketAddress destination);
+
+    /**
+     * Receives one datagram into {@code buffer}, from position 0.
+     *
+     * @return its length, or -1 when none is waiting; its sender is then {@link #source()}
+     */
+    int receive(ByteBuffer buffer);
+
+    /** The sender of the datagram the last {@link #receive} returned. */
+    InetSocketAddress source();
+
+    /** Blocks until a datagram may be waiting, {@link #wakeup()} is called, or {@code timeoutNs} passes. */
+    void await(long timeoutNs);
+
+    /** Ends an {@link #await} early; callable from any thread. */
+    void wakeup();
+
+    @Override
+    void close();
+}
