@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs when they are missing: the libibverbs
+# headers and library the ibverbs provider compiles and links against, and a C++
+# compiler for its JNI layer. Newer rdma-core headers (FLUSH) are fetched by the
+# native module's own build. Does nothing when everything is present.
+set -euo pipefail
+needed=()
+[ -f /usr/include/infiniband/verbs.h ] || needed+=(libibverbs-dev)
+ls /usr/lib/*/libibverbs.so >/dev/null 2>&1 || needed+=(libibverbs-dev)
+ls /usr/lib/*/libibverbs/librxe-rdmav*.so >/dev/null 2>&1 || needed+=(ibverbs-providers)
+command -v g++ >/dev/null 2>&1 || needed+=(g++)
+command -v dpkg-deb >/dev/null 2>&1 || needed+=(dpkg)
+if [ ${#needed[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "missing build packages: ${needed[*]} (install them, e.g. with apt-get)" >&2
+    exit 1
+fi
+echo "== installing ${needed[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${needed[@]}" >/dev/null

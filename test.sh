@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The test command: installs what a fresh machine lacks, builds every module and runs
+# every test, then the ibverbs-provider suite on the kernel's rxe in a micro-VM where
+# qemu can run (skipped, with the reason, where it cannot). Exits non-zero when a test
+# failed or when no test ran.
+set -euo pipefail
+root=$(cd "$(dirname "$0")" && pwd)
+cd "$root"
+. scripts/jdk.sh
+use_jdk25
+echo "== JDK: $JAVA_HOME"
+
+scripts/install-build-deps.sh
+
+echo "== build and host tests (soft provider, ibverbs binding, conformance soft-soft)"
+find . -path '*/target/*-reports' -type d -prune -exec rm -rf {} + 2>/dev/null || true
+./mvnw -B -ntp verify
+
+scripts/test-summary.sh

@@ -1,0 +1,50 @@
+package dev.verbs4j.tools;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/**
+ * The {@code verbs4j} command. Subcommands:
+ * <ul>
+ * <li>{@code devices [-v]}: providers and devices with their capabilities, like {@code ibv_devinfo}</li>
+ * <li>{@code demo}: two soft devices on loopback addresses doing every kind of operation</li>
+ * </ul>
+ */
+public final class Verbs4jCli {
+    private Verbs4jCli() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs a subcommand; returns the process exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        String command = args.length == 0 ? "help" : args[0];
+        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+        try {
+            return switch (command) {
+                case "devices" -> DevicesCommand.run(rest, out);
+                case "demo" -> DemoCommand.run(rest, out);
+                case "help", "-h", "--help" -> {
+                    usage(out);
+                    yield 0;
+                }
+                default -> {
+                    err.println("verbs4j: unknown command '" + command + "'");
+                    usage(err);
+                    yield 2;
+                }
+            };
+        } catch (RuntimeException e) {
+            err.println("verbs4j " + command + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static void usage(PrintStream out) {
+        out.println("usage: verbs4j <command> [options]");
+        out.println("  devices [-v]   list providers and devices (like ibv_devinfo; -v for every attribute)");
+        out.println("  demo           two soft devices on 127.0.0.1 and 127.0.0.2: send, write, read, atomics, ATOMIC WRITE, FLUSH");
+    }
+}

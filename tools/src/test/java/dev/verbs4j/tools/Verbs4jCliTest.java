@@ -1,0 +1,47 @@
+package dev.verbs4j.tools;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class Verbs4jCliTest {
+    static {
+        // Before any provider is loaded: ports of their own, so runs do not collide with other tests.
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+    }
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Verbs4jCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void devicesListsTheSoftDevicesWithFlushAndAtomicWrite() {
+        assertEquals(0, run("devices"));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("provider soft: 2 device(s)"), text);
+        assertTrue(text.contains("FLUSH_GLOBAL") && text.contains("ATOMIC_WRITE"), text);
+        assertTrue(text.contains("GID[0]:\t0000:0000:0000:0000:0000:ffff:7f00:0001"), text);
+    }
+
+    @Test
+    void demoRunsEveryOperationOverLoopback() {
+        assertEquals(0, run("demo"), out + "\n" + err);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(8, text.lines().filter(l -> l.contains(" ok: ")).count(), text);
+        assertTrue(!text.contains("FAILED") && text.contains("every operation completed"), text);
+    }
+
+    @Test
+    void unknownCommandIsAUsageError() {
+        assertEquals(2, run("frobnicate"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown command"));
+    }
+}
