@@ -7,12 +7,18 @@ import dev.verbs4j.Errno;
 import dev.verbs4j.VerbsException;
 import dev.verbs4j.softroce.engine.DeviceAgent;
 import dev.verbs4j.softroce.engine.DeviceEngine;
+import dev.verbs4j.softroce.transport.FaultInjector;
+import dev.verbs4j.softroce.transport.FaultyLink;
 import dev.verbs4j.softroce.transport.Link;
+import dev.verbs4j.softroce.transport.PcapWriter;
 import dev.verbs4j.softroce.transport.UdpLink;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
 
@@ -22,12 +28,18 @@ import java.util.function.Function;
  * has no thread: the caller drives {@link #engine()} with its own clock.
  */
 public final class SoftDevice implements Device {
+    /** System property: seeded faults on every soft device's sends, e.g. {@code loss:0.01,reorder:0.02,seed:7}. */
+    public static final String FAULTS_PROPERTY = "verbs4j.soft.faults";
+    /** System property: a folder; every soft device writes its traffic to {@code <folder>/<device>.pcap}. */
+    public static final String PCAP_PROPERTY = "verbs4j.soft.pcap";
+
     private final SoftDeviceConfig config;
     private final Function<SoftDeviceConfig, Link> linkFactory;
     private final boolean threaded;
     private DeviceEngine engine;
     private DeviceAgent agent;
     private int openContexts;
+    private PcapWriter pcap;
     final LinkedBlockingQueue<AsyncEvent> asyncEvents = new LinkedBlockingQueue<>();
 
     SoftDevice(SoftDeviceConfig config) {
@@ -92,7 +104,15 @@ public final class SoftDevice implements Device {
                 Errno errno = e.getCause() instanceof BindException ? Errno.EADDRINUSE : Errno.EADDRNOTAVAIL;
                 throw new VerbsException(errno.number(), "soft device " + name() + ": " + e.getMessage(), e);
             }
+            String faultSpec = System.getProperty(FAULTS_PROPERTY);
+            if (faultSpec != null && !faultSpec.isBlank()) {
+                link = new FaultyLink(link, FaultInjector.parse(faultSpec));
+            }
             engine = new DeviceEngine(link, config.limits(), config.peerPort(), asyncEvents::offer);
+            String pcapDir = System.getProperty(PCAP_PROPERTY);
+            if (pcapDir != null && !pcapDir.isBlank()) {
+                capture(Path.of(pcapDir).resolve(name() + ".pcap"));
+            }
             if (threaded) {
                 agent = new DeviceAgent(engine, link, name());
             }
@@ -101,14 +121,43 @@ public final class SoftDevice implements Device {
         return engine;
     }
 
+    /**
+     * Writes every packet this device sends and receives to a pcap file that Wireshark
+     * decodes as RoCEv2, until the device's last context closes.
+     *
+     * @throws IllegalStateException if the device is not open
+     * @throws UncheckedIOException if the file cannot be created
+     */
+    public synchronized void capture(Path file) {
+        if (engine == null) {
+            throw new IllegalStateException("device " + name() + " is not open");
+        }
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            pcap = PcapWriter.create(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write capture " + file, e);
+        }
+        engine.capture(pcap);
+    }
+
     synchronized void contextClosed() {
         if (--openContexts == 0) {
             if (agent != null) {
                 agent.close();
                 agent = null;
             }
+            engine.capture(null);
             engine.close();
             engine = null;
+            if (pcap != null) {
+                try {
+                    pcap.close();
+                } catch (IOException e) {
+                    // the capture is best effort; the device is closed either way
+                }
+                pcap = null;
+            }
         }
     }
 

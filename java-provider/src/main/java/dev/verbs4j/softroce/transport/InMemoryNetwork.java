@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * A network in memory for engine tests: links deliver to each other's queues, with seeded
@@ -15,11 +14,8 @@ import java.util.SplittableRandom;
  */
 public final class InMemoryNetwork {
     private final Map<InetSocketAddress, Endpoint> endpoints = new HashMap<>();
-    private final SplittableRandom random;
-    private double lossRate;
-    private double duplicateRate;
-    private double reorderRate;
-    private double corruptRate;
+    private final long seed;
+    private FaultInjector faults;
     private long sent;
     private long lost;
     private long duplicated;
@@ -27,15 +23,13 @@ public final class InMemoryNetwork {
     private long corrupted;
 
     public InMemoryNetwork(long seed) {
-        random = new SplittableRandom(seed);
+        this.seed = seed;
+        this.faults = new FaultInjector(seed, 0, 0, 0, 0);
     }
 
     /** Sets the fault rates (each 0..1) applied to every packet from now on. */
     public synchronized InMemoryNetwork faults(double loss, double duplicate, double reorder, double corrupt) {
-        lossRate = loss;
-        duplicateRate = duplicate;
-        reorderRate = reorder;
-        corruptRate = corrupt;
+        faults = new FaultInjector(seed, loss, duplicate, reorder, corrupt);
         return this;
     }
 
@@ -58,24 +52,24 @@ public final class InMemoryNetwork {
         if (target == null) {
             return true; // like UDP: sent into the void
         }
-        if (random.nextDouble() < lossRate) {
+        if (faults.lose()) {
             lost++;
             return true;
         }
         byte[] copy = new byte[length];
         buffer.get(0, copy, 0, length);
-        if (random.nextDouble() < corruptRate) {
+        if (faults.corrupt()) {
             corrupted++;
-            copy[random.nextInt(length)] ^= (byte) (1 << random.nextInt(8));
+            copy[faults.nextInt(length)] ^= (byte) (1 << faults.nextInt(8));
         }
-        int copies = random.nextDouble() < duplicateRate ? 2 : 1;
+        int copies = faults.duplicate() ? 2 : 1;
         duplicated += copies - 1;
         for (int c = 0; c < copies; c++) {
             Datagram d = new Datagram(from, copy);
             List<Datagram> q = target.queue;
-            if (!q.isEmpty() && random.nextDouble() < reorderRate) {
+            if (!q.isEmpty() && faults.reorder()) {
                 reordered++;
-                q.add(q.size() - 1 - random.nextInt(Math.min(q.size(), 4)), d);
+                q.add(q.size() - 1 - faults.nextInt(Math.min(q.size(), 4)), d);
             } else {
                 q.add(d);
             }
