@@ -4,11 +4,13 @@ import dev.verbs4j.Access;
 import dev.verbs4j.RcOptions;
 import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.transport.InMemoryNetwork;
+import dev.verbs4j.softroce.transport.Link;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.EnumSet;
+import java.util.function.UnaryOperator;
 
 /**
  * Two soft devices on an {@link InMemoryNetwork}, driven by a fake clock: no sockets, no
@@ -23,16 +25,21 @@ final class SimulatedPair {
     private DeviceEngine engineB;
 
     SimulatedPair(long seed) {
-        network = new InMemoryNetwork(seed);
-        deviceA = device("sim-a", "10.77.0.1");
-        deviceB = device("sim-b", "10.77.0.2");
+        this(seed, UnaryOperator.identity());
     }
 
-    private SoftDevice device(String name, String ip) {
+    /** A pair whose links are wrapped, e.g. to watch or drop chosen packets. */
+    SimulatedPair(long seed, UnaryOperator<Link> wrap) {
+        network = new InMemoryNetwork(seed);
+        deviceA = device("sim-a", "10.77.0.1", wrap);
+        deviceB = device("sim-b", "10.77.0.2", wrap);
+    }
+
+    private SoftDevice device(String name, String ip, UnaryOperator<Link> wrap) {
         try {
             InetAddress address = InetAddress.getByName(ip);
             SoftDeviceConfig config = SoftDeviceConfig.of(name, address);
-            return SoftDevice.manual(config, network.attach(new InetSocketAddress(address, config.port())));
+            return SoftDevice.manual(config, wrap.apply(network.attach(new InetSocketAddress(address, config.port()))));
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
@@ -40,17 +47,36 @@ final class SimulatedPair {
 
     /** Connects an RC pair through the simulated network. */
     RcPair connect(long bufferSize, int depth, int timeout) {
-        RcOptions options = new RcOptions().timeout(timeout).retryCount(7).rnrRetry(7).minRnrTimer(1)
-                .access(EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC,
-                        Access.FLUSH_GLOBAL));
+        return connect(bufferSize, depth, new RcOptions().timeout(timeout).retryCount(7).rnrRetry(7).minRnrTimer(1));
+    }
+
+    /** Connects an RC pair with the given options (access defaults to everything but persistence). */
+    RcPair connect(long bufferSize, int depth, RcOptions options) {
+        options.access(EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC,
+                Access.FLUSH_GLOBAL));
         RcPair pair = new RcPair(deviceA, deviceB, bufferSize, depth, options, this::step);
         engineA = deviceA.engine();
         engineB = deviceB.engine();
         return pair;
     }
 
+    /** Runs steps until {@code done} holds or {@code maxSteps} pass; returns whether it held. */
+    boolean runUntil(java.util.function.BooleanSupplier done, int maxSteps) {
+        for (int i = 0; i < maxSteps; i++) {
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            step();
+        }
+        return done.getAsBoolean();
+    }
+
     /** One step of both engines; an idle step advances the clock by half a millisecond. */
     int step() {
+        if (engineA == null) {
+            engineA = deviceA.engine();
+            engineB = deviceB.engine();
+        }
         int work = engineA.doWork(nowNs) + engineB.doWork(nowNs);
         nowNs += work == 0 ? 500_000 : 1_000;
         return work;

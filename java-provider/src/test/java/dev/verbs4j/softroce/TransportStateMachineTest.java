@@ -1,0 +1,252 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.AddressHandle;
+import dev.verbs4j.AddressHandleAttributes;
+import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.MemoryRegion;
+import dev.verbs4j.ProtectionDomain;
+import dev.verbs4j.QpAttributes;
+import dev.verbs4j.QpInitAttributes;
+import dev.verbs4j.QpState;
+import dev.verbs4j.QpType;
+import dev.verbs4j.QueuePair;
+import dev.verbs4j.RcOptions;
+import dev.verbs4j.ReceiveWorkRequest;
+import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.WcFlag;
+import dev.verbs4j.WcOpcode;
+import dev.verbs4j.WcStatus;
+import dev.verbs4j.WorkCompletion;
+import dev.verbs4j.softroce.engine.Counters;
+import dev.verbs4j.softroce.wire.Opcodes;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.EnumSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The requester, responder and completer, one behaviour at a time, over an in-memory
+ * network and a fake clock.
+ */
+class TransportStateMachineTest {
+    private final WatchingLink[] links = new WatchingLink[2];
+    private int linkCount;
+    private final SimulatedPair sim = new SimulatedPair(3, l -> links[linkCount++] = new WatchingLink(l));
+
+    private WatchingLink linkA() {
+        return links[0];
+    }
+
+    private WatchingLink linkB() {
+        return links[1];
+    }
+
+    private static WorkCompletion poll(SimulatedPair sim, CompletionQueue cq, int maxSteps) {
+        WorkCompletion[] wc = {new WorkCompletion()};
+        assertTrue(sim.runUntil(() -> cq.poll(wc) == 1, maxSteps), "no completion after " + maxSteps + " steps");
+        return wc[0];
+    }
+
+    @Test
+    void rnrNakWhenNoReceiveIsPostedThenSuccessOnceOneIs() {
+        try (RcPair p = sim.connect(1 << 16, 8, new RcOptions().timeout(10).rnrRetry(7).minRnrTimer(1))) {
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 100).send());
+            sim.runUntil(() -> false, 50);
+            long rnrNaks = sim.deviceB.engine().counters().get(Counters.PACKETS_OUT);
+            assertTrue(linkB().sent.stream().anyMatch(x -> x[0] == Opcodes.RC_ACKNOWLEDGE), "an RNR NAK went out");
+            assertTrue(rnrNaks > 0);
+            p.b.qp.postRecv(new ReceiveWorkRequest().wrId(9).buffer(p.b.mr, 0, 100));
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status());
+            WorkCompletion r = poll(sim, p.b.cq, 10_000);
+            assertEquals(9, r.wrId());
+            assertEquals(100, r.byteLength());
+        }
+    }
+
+    @Test
+    void rnrRetryZeroEndsWithRnrRetryExceededAndFlushesTheRest() {
+        try (RcPair p = sim.connect(1 << 16, 8, new RcOptions().timeout(10).rnrRetry(0))) {
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 100).send());
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(false).buffer(p.a.mr, 0, 100).rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            WorkCompletion first = poll(sim, p.a.cq, 10_000);
+            assertEquals(WcStatus.RNR_RETRY_EXC_ERR, first.status(), first.toString());
+            WorkCompletion second = poll(sim, p.a.cq, 10_000);
+            assertEquals(2, second.wrId());
+            assertEquals(WcStatus.WR_FLUSH_ERR, second.status(), "an unsignaled request still completes when flushed");
+            assertEquals(QpState.ERR, p.a.qp.state());
+        }
+    }
+
+    @Test
+    void retriesRunOutWhenThePeerIsGone() {
+        try (RcPair p = sim.connect(1 << 16, 8, new RcOptions().timeout(8).retryCount(2))) {
+            p.b.qp.modify(new QpAttributes().state(QpState.RESET));
+            p.a.qp.postSend(new SendWorkRequest().wrId(5).signaled(true).buffer(p.a.mr, 0, 64).rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            WorkCompletion wc = poll(sim, p.a.cq, 100_000);
+            assertEquals(WcStatus.RETRY_EXC_ERR, wc.status(), wc.toString());
+            // The first try and two retries: three copies of the only packet.
+            assertEquals(3, linkA().count(Opcodes.RC_RDMA_WRITE_ONLY));
+        }
+    }
+
+    @Test
+    void badRkeyIsARemoteAccessErrorAndPutsBothSidesInError() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            p.a.qp.postSend(new SendWorkRequest().wrId(5).signaled(true).buffer(p.a.mr, 0, 64)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey() ^ 0x5a));
+            assertEquals(WcStatus.REM_ACCESS_ERR, poll(sim, p.a.cq, 10_000).status());
+            assertEquals(QpState.ERR, p.b.qp.state());
+        }
+    }
+
+    @Test
+    void outOfBoundsReadIsARemoteAccessError() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            p.a.qp.postSend(new SendWorkRequest().wrId(5).signaled(true).buffer(p.a.mr, 0, 64)
+                    .rdmaRead(p.b.mr.address() + p.b.mr.length() - 32, p.b.mr.rkey()));
+            assertEquals(WcStatus.REM_ACCESS_ERR, poll(sim, p.a.cq, 10_000).status());
+        }
+    }
+
+    @Test
+    void misalignedAtomicIsAnInvalidRequest() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            p.a.qp.postSend(new SendWorkRequest().wrId(5).signaled(true).buffer(p.a.mr, 0, 8)
+                    .fetchAndAdd(p.b.mr.address() + 4, p.b.mr.rkey(), 1));
+            assertEquals(WcStatus.REM_INV_REQ_ERR, poll(sim, p.a.cq, 10_000).status());
+        }
+    }
+
+    @Test
+    void aLostPacketIsNakedOnceAndResent() {
+        try (RcPair p = sim.connect(1 << 20, 8, 10)) {
+            int[] seen = {0};
+            linkA().drop = v -> v.opcode() == Opcodes.RC_RDMA_WRITE_MIDDLE && ++seen[0] == 2;
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 10 * 4096)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status());
+            assertEquals(1, ((SoftQp) p.b.qp).engine.counters().get(Counters.NAKS_SENT),
+                    "one sequence NAK for one gap, however many packets followed it");
+            assertTrue(((SoftQp) p.b.qp).engine.counters().get(Counters.OUT_OF_SEQUENCE) >= 7,
+                    "the packets after the gap were dropped");
+            assertEquals(-1, p.a.buf.asSlice(0, 10 * 4096).mismatch(p.b.buf.asSlice(0, 10 * 4096)));
+        }
+    }
+
+    @Test
+    void ackIsRequestedEvery64PacketsAndOnTheLast() {
+        try (RcPair p = sim.connect(1 << 20, 8, 10)) {
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 100 * 4096)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status());
+            long ackRequests = linkA().sent.stream().filter(x -> x[2] == 1).count();
+            assertEquals(2, ackRequests, "packet 64 and packet 100 ask for an ACK");
+            assertEquals(2, linkB().count(Opcodes.RC_ACKNOWLEDGE));
+        }
+    }
+
+    @Test
+    void maxRdAtomicOfOneKeepsOneReadInFlight() {
+        try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(10).maxRdAtomic(1))) {
+            for (int i = 0; i < 4; i++) {
+                p.a.qp.postSend(new SendWorkRequest().wrId(i).signaled(true).buffer(p.a.mr, i * 8192L, 8192)
+                        .rdmaRead(p.b.mr.address() + i * 8192L, p.b.mr.rkey()));
+            }
+            sim.deviceA.engine().doWork(sim.nowNs);
+            assertEquals(1, linkA().count(Opcodes.RC_RDMA_READ_REQUEST), "the second read waits for the first's answer");
+            for (int i = 0; i < 4; i++) {
+                assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status());
+            }
+            assertEquals(4, linkA().count(Opcodes.RC_RDMA_READ_REQUEST));
+        }
+    }
+
+    @Test
+    void fenceHoldsAWriteUntilTheReadBeforeItIsAnswered() {
+        try (RcPair p = sim.connect(1 << 20, 8, 10)) {
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 4096)
+                    .rdmaRead(p.b.mr.address(), p.b.mr.rkey()));
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).fence(true).buffer(p.a.mr, 8192, 64)
+                    .rdmaWrite(p.b.mr.address() + 8192, p.b.mr.rkey()));
+            sim.deviceA.engine().doWork(sim.nowNs);
+            assertEquals(0, linkA().count(Opcodes.RC_RDMA_WRITE_ONLY), "the fenced write waits");
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status());
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status());
+            assertEquals(1, linkA().count(Opcodes.RC_RDMA_WRITE_ONLY));
+        }
+    }
+
+    @Test
+    void duplicatedAtomicIsAnsweredFromTheResourceNotExecutedTwice() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            // Lose the first atomic acknowledgement: the requester times out and resends the request.
+            int[] acks = {0};
+            linkB().drop = v -> v.opcode() == Opcodes.RC_ATOMIC_ACKNOWLEDGE && ++acks[0] == 1;
+            p.b.buf.set(ValueLayout.JAVA_LONG, 64, 10);
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
+                    .fetchAndAdd(p.b.mr.address() + 64, p.b.mr.rkey(), 5));
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100_000).status());
+            assertEquals(2, linkA().count(Opcodes.RC_FETCH_ADD), "the request went twice");
+            assertEquals(15, p.b.buf.get(ValueLayout.JAVA_LONG, 64), "but was executed once");
+            assertEquals(10, p.a.buf.get(ValueLayout.JAVA_LONG, 0), "and the replayed answer is the original value");
+        }
+    }
+
+    @Test
+    void udDatagramArrivesWithItsGrhAndSourceQpAndAWrongQkeyIsDropped() {
+        try (Arena arena = Arena.ofShared()) {
+            DeviceContext ca = sim.deviceA.open();
+            DeviceContext cb = sim.deviceB.open();
+            ProtectionDomain pa = ca.allocatePd();
+            ProtectionDomain pb = cb.allocatePd();
+            CompletionQueue qa = ca.createCq(8);
+            CompletionQueue qb = cb.createCq(8);
+            QueuePair ua = pa.createQp(new QpInitAttributes(QpType.UD, qa));
+            QueuePair ub = pb.createQp(new QpInitAttributes(QpType.UD, qb));
+            for (QueuePair q : new QueuePair[] {ua, ub}) {
+                q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(0x11111111));
+                q.modify(new QpAttributes().state(QpState.RTR));
+                q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+            }
+            MemorySegment sa = arena.allocate(4096);
+            MemorySegment sb = arena.allocate(4096);
+            MemoryRegion ma = pa.registerMemory(sa, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            MemoryRegion mb = pb.registerMemory(sb, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            AddressHandle ah = pa.createAh(AddressHandleAttributes.to(cb.queryGid(1, 0), 0));
+            sa.asSlice(0, 200).fill((byte) 0x33);
+            sim.step();
+            ub.postRecv(new ReceiveWorkRequest().wrId(4).buffer(mb, 0, 40 + 200));
+            ua.postSend(new SendWorkRequest().wrId(3).signaled(true).buffer(ma, 0, 200).ud(ah, ub.qpn(), 0x22222222).sendWithImm(8));
+            ua.postSend(new SendWorkRequest().wrId(5).signaled(true).buffer(ma, 0, 200).ud(ah, ub.qpn(), 0x11111111).sendWithImm(9));
+            WorkCompletion[] one = {new WorkCompletion()};
+            WorkCompletion got = new WorkCompletion();
+            assertTrue(sim.runUntil(() -> qb.poll(one) == 1 && got.copyFrom(one[0]) != null, 1000));
+            assertEquals(WcStatus.SUCCESS, got.status());
+            assertEquals(WcOpcode.RECV, got.opcode());
+            assertEquals(240, got.byteLength(), "40 bytes of GRH, then the payload");
+            assertEquals(9, got.immData(), "the datagram with the wrong Q_Key was dropped");
+            assertEquals(ua.qpn(), got.srcQp());
+            assertTrue(WcFlag.GRH.isSet(got.flags()));
+            assertEquals(0x45, sb.get(ValueLayout.JAVA_BYTE, 20) & 0xff, "the IPv4 header sits in the GRH's last 20 bytes");
+            assertEquals((byte) 0x33, sb.get(ValueLayout.JAVA_BYTE, 40 + 199));
+            assertTrue(((SoftQp) ub).engine.counters().get(Counters.DROP_QKEY) == 1);
+            ah.close();
+            ua.close();
+            ub.close();
+            ma.close();
+            mb.close();
+            qa.close();
+            qb.close();
+            pa.close();
+            pb.close();
+            ca.close();
+            cb.close();
+        }
+    }
+}

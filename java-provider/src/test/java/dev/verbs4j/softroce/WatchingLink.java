@@ -1,0 +1,70 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.softroce.transport.Link;
+import dev.verbs4j.softroce.wire.PacketView;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * A link that records the opcode and PSN of every packet it sends and drops the ones a
+ * test chooses; for state machine tests.
+ */
+final class WatchingLink implements Link {
+    private final Link inner;
+    private final PacketView view = new PacketView();
+    volatile Predicate<PacketView> drop = p -> false;
+    final List<int[]> sent = new ArrayList<>();
+
+    WatchingLink(Link inner) {
+        this.inner = inner;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return inner.localAddress();
+    }
+
+    @Override
+    public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination) {
+        if (view.wrap(MemorySegment.ofBuffer(buffer.duplicate().clear()), 0, length)) {
+            sent.add(new int[] {view.opcode(), view.bth().psn(), view.bth().ackReq() ? 1 : 0});
+            if (drop.test(view)) {
+                return true;
+            }
+        }
+        return inner.send(buffer, length, destination);
+    }
+
+    /** How many sent packets had this opcode. */
+    long count(int opcode) {
+        return sent.stream().filter(p -> p[0] == opcode).count();
+    }
+
+    @Override
+    public int receive(ByteBuffer buffer) {
+        return inner.receive(buffer);
+    }
+
+    @Override
+    public InetSocketAddress source() {
+        return inner.source();
+    }
+
+    @Override
+    public void await(long timeoutNs) {
+    }
+
+    @Override
+    public void wakeup() {
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+}
