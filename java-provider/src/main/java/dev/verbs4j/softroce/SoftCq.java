@@ -33,7 +33,12 @@ final class SoftCq extends Resource implements CompletionQueue {
 
     @Override
     public int poll(WorkCompletion[] out, int max) {
-        return ring.poll(out, max);
+        int n = ring.poll(out, max);
+        if (n == 0) {
+            CallerProgress.run();
+            n = ring.poll(out, max);
+        }
+        return n;
     }
 
     @Override

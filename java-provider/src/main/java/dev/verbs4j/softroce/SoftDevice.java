@@ -113,7 +113,9 @@ public final class SoftDevice implements Device {
             if (pcapDir != null && !pcapDir.isBlank()) {
                 capture(Path.of(pcapDir).resolve(name() + ".pcap"));
             }
-            if (threaded) {
+            if (threaded && CallerProgress.enabled()) {
+                CallerProgress.add(engine);
+            } else if (threaded) {
                 agent = new DeviceAgent(engine, link, name());
             }
         }
@@ -147,6 +149,7 @@ public final class SoftDevice implements Device {
                 agent.close();
                 agent = null;
             }
+            CallerProgress.remove(engine);
             engine.capture(null);
             engine.close();
             engine = null;

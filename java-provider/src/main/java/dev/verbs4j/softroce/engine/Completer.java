@@ -93,8 +93,7 @@ final class Completer {
         SendQueue sq = qp.sq;
         int n = 0;
         while (sq.head() < position) {
-            qp.completeSend(sq.at(sq.head()));
-            sq.advanceHead();
+            qp.completeOldestSend();
             n++;
         }
         return n;
@@ -122,8 +121,7 @@ final class Completer {
         sq.next = sq.tail();
         timerArmed = false;
         while (sq.head() < position) {
-            qp.completeSend(sq.at(sq.head()));
-            sq.advanceHead();
+            qp.completeOldestSend();
             n++;
         }
         return n;

@@ -263,6 +263,18 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
+    /** {@link #doWork} unless another thread is inside it; returns 0 then. */
+    public int tryDoWork(long nowNs) {
+        if (!lock.tryLock()) {
+            return 0;
+        }
+        try {
+            return doWork(nowNs);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private int receive(long nowNs) {
         int n = 0;
         while (n < RECEIVE_BUDGET) {

@@ -317,18 +317,27 @@ public final class QpEngine {
         return work;
     }
 
-    /** Posts a send-side completion; an overflow puts the QP in error. */
-    void completeSend(Wqe w) {
-        boolean signaled = signalAll || (w.flags & dev.verbs4j.SendFlag.SIGNALED.value()) != 0 || w.status != WcStatus.SUCCESS;
+    /**
+     * Reports the oldest send queue entry and frees its slot. The slot is freed before the
+     * completion becomes visible, so a caller that polls it may post again at once.
+     */
+    void completeOldestSend() {
+        Wqe w = sq.at(sq.head());
+        long wrId = w.wrId;
+        WcStatus status = w.status;
+        WrOpcode opcode = w.opcode;
+        int flags = w.flags;
+        long totalLength = w.totalLength;
+        sq.advanceHead();
+        boolean signaled = signalAll || (flags & dev.verbs4j.SendFlag.SIGNALED.value()) != 0 || status != WcStatus.SUCCESS;
         if (!signaled) {
             return;
         }
-        int byteLength = switch (w.opcode) {
-            case RDMA_READ -> (int) w.totalLength;
+        int byteLength = switch (opcode) {
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> 8;
-            default -> (int) w.totalLength;
+            default -> (int) totalLength;
         };
-        if (!sendCq.push(w.wrId, w.status, w.opcode.completionOpcode(), byteLength, qpn, 0, 0, 0, true)) {
+        if (!sendCq.push(wrId, status, opcode.completionOpcode(), byteLength, qpn, 0, 0, 0, true)) {
             device.cqOverflow(sendCq);
         }
     }

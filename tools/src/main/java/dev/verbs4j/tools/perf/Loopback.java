@@ -1,0 +1,126 @@
+package dev.verbs4j.tools.perf;
+
+import dev.verbs4j.Access;
+import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.Device;
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.MemoryRegion;
+import dev.verbs4j.Mtu;
+import dev.verbs4j.ProtectionDomain;
+import dev.verbs4j.Provider;
+import dev.verbs4j.QpEndpoint;
+import dev.verbs4j.QpInitAttributes;
+import dev.verbs4j.QpType;
+import dev.verbs4j.QueuePair;
+import dev.verbs4j.RcConnector;
+import dev.verbs4j.RcOptions;
+import dev.verbs4j.Verbs;
+import dev.verbs4j.WcStatus;
+import dev.verbs4j.WorkCompletion;
+import dev.verbs4j.WrOpcode;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * Two connected RC queue pairs in one process: on two devices of the provider when it has
+ * two (soft0 and soft1), else twice on its one device (rxe0 loops back in the kernel).
+ */
+final class Loopback implements AutoCloseable {
+    static final EnumSet<Access> ACCESS = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ,
+            Access.REMOTE_ATOMIC, Access.FLUSH_GLOBAL);
+
+    final Arena arena = Arena.ofShared();
+    final End a;
+    final End b;
+    final String description;
+
+    /** One end: its queues, a buffer and its region. */
+    static final class End {
+        final DeviceContext ctx;
+        final ProtectionDomain pd;
+        final CompletionQueue cq;
+        final QueuePair qp;
+        final MemorySegment buf;
+        final MemoryRegion mr;
+
+        End(Device device, Arena arena, long bufferSize, int depth, boolean flush) {
+            ctx = device.open();
+            pd = ctx.allocatePd();
+            cq = ctx.createCq(depth * 2 + 8);
+            QpInitAttributes init = new QpInitAttributes(QpType.RC, cq).capacity(depth, depth, 1, 1, 0);
+            if (flush) {
+                init.allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE);
+            }
+            qp = pd.createQp(init);
+            buf = arena.allocate(bufferSize, 4096);
+            mr = pd.registerMemory(buf, flush ? ACCESS : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
+                    Access.REMOTE_READ, Access.REMOTE_ATOMIC));
+        }
+
+        void close() {
+            qp.close();
+            mr.close();
+            cq.close();
+            pd.close();
+            ctx.close();
+        }
+    }
+
+    Loopback(String providerName, long bufferSize, int depth, Mtu mtu, boolean flush) {
+        Provider provider = Verbs.provider(providerName);
+        List<Device> devices = provider.devices();
+        if (devices.isEmpty()) {
+            throw new IllegalStateException("provider " + providerName + " has no device here"
+                    + provider.unavailableReason().map(r -> ": " + r).orElse(""));
+        }
+        Device da = devices.get(0);
+        Device db = devices.size() > 1 ? devices.get(1) : devices.get(0);
+        a = new End(da, arena, bufferSize, depth, flush);
+        b = new End(db, arena, bufferSize, depth, flush);
+        RcOptions options = new RcOptions().mtu(mtu).access(flush ? ACCESS : EnumSet.of(Access.LOCAL_WRITE,
+                Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
+        QpEndpoint ea = RcConnector.localEndpoint(a.qp, options);
+        QpEndpoint eb = RcConnector.localEndpoint(b.qp, options);
+        RcConnector.bringUp(a.qp, ea, eb, options);
+        RcConnector.bringUp(b.qp, eb, ea, options);
+        description = providerName + " " + da.name() + " <-> " + db.name() + ", MTU " + mtu.bytes();
+    }
+
+    /** Polls until one completion arrives; fails on an error status. */
+    static void awaitOne(CompletionQueue cq, WorkCompletion[] one) {
+        long spins = 0;
+        while (cq.poll(one, 1) == 0) {
+            if (++spins % 100_000_000L == 0 && spins > 1_000_000_000L) {
+                throw new IllegalStateException("no completion");
+            }
+        }
+        if (one[0].status() != WcStatus.SUCCESS) {
+            throw new IllegalStateException("operation failed: " + one[0]);
+        }
+    }
+
+    /** The soft devices' counters that explain a slow run (retransmissions, timeouts, drops); empty for other providers. */
+    String softCounters() {
+        StringBuilder sb = new StringBuilder();
+        for (End e : new End[] {a, b}) {
+            if (e.ctx.device() instanceof dev.verbs4j.softroce.SoftDevice sd) {
+                var c = sd.engine().counters();
+                sb.append(String.format(" %s: out %d, in %d, retransmits %d, timeouts %d, drops %d;", sd.name(),
+                        c.get(dev.verbs4j.softroce.engine.Counters.PACKETS_OUT), c.get(dev.verbs4j.softroce.engine.Counters.PACKETS_IN),
+                        c.get(dev.verbs4j.softroce.engine.Counters.RETRANSMITS), c.get(dev.verbs4j.softroce.engine.Counters.TIMEOUTS),
+                        c.drops()));
+            }
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public void close() {
+        a.close();
+        b.close();
+        arena.close();
+    }
+}

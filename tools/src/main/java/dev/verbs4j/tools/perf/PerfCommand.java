@@ -1,0 +1,88 @@
+package dev.verbs4j.tools.perf;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code verbs4j perf TEST [options]}: perftest's measurements for any provider, both ends
+ * in this process, plus ATOMIC WRITE and FLUSH (which perftest lacks) and the raw UDP
+ * baseline of the same machine. Prints perftest's table and, with {@code --json FILE},
+ * appends one JSON object per line.
+ */
+public final class PerfCommand {
+    static final List<String> TESTS = List.of("write_bw", "read_bw", "send_bw", "atomic_bw", "atomic_write_bw",
+            "write_lat", "read_lat", "send_lat", "atomic_lat", "atomic_write_lat", "write8_lat", "flush_lat", "flush_mr_lat",
+            "udp_bw", "udp_lat");
+
+    private PerfCommand() {
+    }
+
+    public static int run(String[] args, PrintStream out) {
+        PerfOptions o = PerfOptions.parse(args);
+        if (!TESTS.contains(o.test)) {
+            throw new IllegalArgumentException("unknown test " + o.test + "; one of " + String.join(", ", TESTS));
+        }
+        if (System.getProperty("verbs4j.soft.progress") == null) {
+            System.setProperty("verbs4j.soft.progress", o.progress);
+        }
+        List<Result> results = new ArrayList<>();
+        boolean latency = o.isLatency();
+        if (o.test.startsWith("udp")) {
+            results.addAll(udp(o, out));
+        } else {
+            int defaultSize = latency ? (o.test.startsWith("flush") ? 4096 : 8) : 65536;
+            List<Integer> sizes = o.sizesFor(defaultSize, 2, 1 << 20);
+            int maxSize = sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize);
+            try (Loopback lb = new Loopback(o.provider, Math.max(1 << 16, 2L * maxSize + 16384), o.depth, o.mtu, true)) {
+                out.println("verbs4j perf " + o.test + ": " + lb.description + ", progress " + System.getProperty("verbs4j.soft.progress"));
+                out.println(Result.tableHeader(latency));
+                for (int size : sizes) {
+                    Result r = latency ? VerbsTests.latency(o.test, lb, size, o.iterationsOr(10_000))
+                            : VerbsTests.bandwidth(o.test, lb, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.depth);
+                    out.println(r.tableLine());
+                    results.add(r);
+                }
+                String counters = lb.softCounters();
+                if (!counters.isEmpty()) {
+                    out.println(" counters:" + counters);
+                }
+            }
+        }
+        if (o.json != null) {
+            try {
+                List<String> lines = results.stream().map(Result::json).toList();
+                Files.write(Path.of(o.json), lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return 0;
+    }
+
+    private static List<Result> udp(PerfOptions o, PrintStream out) {
+        List<Result> results = new ArrayList<>();
+        boolean latency = o.isLatency();
+        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
+                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
+            out.println("verbs4j perf " + o.test + ": raw DatagramChannel baseline, 127.0.0.1 <-> 127.0.0.2");
+            out.println(Result.tableHeader(latency));
+            for (int size : o.sizesFor(latency ? 8 : 65536, 2, 1 << 20)) {
+                Result r = latency ? udp.latency(size, o.iterationsOr(10_000))
+                        : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000));
+                out.println(r.tableLine());
+                results.add(r);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return results;
+    }
+}

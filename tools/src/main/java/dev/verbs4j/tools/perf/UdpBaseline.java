@@ -1,0 +1,116 @@
+package dev.verbs4j.tools.perf;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+
+/**
+ * The raw limit the soft provider is measured against: bare DatagramChannels on the same
+ * loopback addresses, moving datagrams of the same sizes the engine would send for a
+ * message (payload up to the MTU plus BTH, RETH and ICRC), with the same thread structure
+ * (one thread sends and receives) and the same in-flight limit (128 packets).
+ */
+final class UdpBaseline implements AutoCloseable {
+    private static final int HEADERS = 12 + 16 + 4;
+    private static final int WINDOW = 128;
+
+    private final DatagramChannel a;
+    private final DatagramChannel b;
+    private final InetSocketAddress addressA;
+    private final InetSocketAddress addressB;
+    private final ByteBuffer tx = ByteBuffer.allocateDirect(1 << 16);
+    private final ByteBuffer rx = ByteBuffer.allocateDirect(1 << 16);
+
+    UdpBaseline(InetSocketAddress addressA, InetSocketAddress addressB) {
+        try {
+            a = open(addressA);
+            b = open(addressB);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        this.addressA = addressA;
+        this.addressB = addressB;
+    }
+
+    private static DatagramChannel open(InetSocketAddress address) throws IOException {
+        DatagramChannel c = DatagramChannel.open();
+        c.setOption(StandardSocketOptions.SO_RCVBUF, 8 << 20);
+        c.setOption(StandardSocketOptions.SO_SNDBUF, 8 << 20);
+        c.bind(address);
+        c.configureBlocking(false);
+        return c;
+    }
+
+    Result bandwidth(int size, int mtu, int iterations) throws IOException {
+        int perMessage = Math.max(1, (size + mtu - 1) / mtu);
+        long packets = (long) perMessage * iterations;
+        transfer(size, mtu, Math.min(packets, 10_000));
+        long allocBefore = Allocation.allocatedBytes();
+        long start = System.nanoTime();
+        transfer(size, mtu, packets);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+        return Result.bandwidth("udp_bw", "DatagramChannel " + addressA.getAddress().getHostAddress() + " -> "
+                + addressB.getAddress().getHostAddress() + ", MTU " + mtu, size, iterations, seconds, 0, alloc);
+    }
+
+    private void transfer(int size, int mtu, long packets) throws IOException {
+        long sent = 0;
+        long received = 0;
+        int lastPayload = size - (int) ((Math.max(1, (size + mtu - 1) / mtu) - 1) * (long) mtu);
+        int perMessage = Math.max(1, (size + mtu - 1) / mtu);
+        while (received < packets) {
+            while (sent < packets && sent - received < WINDOW) {
+                int payload = (sent % perMessage == perMessage - 1) ? lastPayload : mtu;
+                tx.clear().limit(payload + HEADERS);
+                if (a.send(tx, addressB) == 0) {
+                    break;
+                }
+                sent++;
+            }
+            while (true) {
+                rx.clear();
+                if (b.receive(rx) == null) {
+                    break;
+                }
+                received++;
+            }
+        }
+    }
+
+    Result latency(int size, int iterations) throws IOException {
+        long[] ns = new long[iterations];
+        pingPong(size, new long[Math.min(iterations, 1000)]);
+        long allocBefore = Allocation.allocatedBytes();
+        pingPong(size, ns);
+        double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+        return Result.latency("udp_lat", "DatagramChannel ping-pong " + addressA.getAddress().getHostAddress() + " <-> "
+                + addressB.getAddress().getHostAddress(), size, ns, alloc);
+    }
+
+    private void pingPong(int size, long[] ns) throws IOException {
+        for (int i = 0; i < ns.length; i++) {
+            long t0 = System.nanoTime();
+            tx.clear().limit(size + HEADERS);
+            a.send(tx, addressB);
+            do {
+                rx.clear();
+            } while (b.receive(rx) == null);
+            tx.clear().limit(size + HEADERS);
+            b.send(tx, addressA);
+            do {
+                rx.clear();
+            } while (a.receive(rx) == null);
+            ns[i] = (System.nanoTime() - t0) / 2;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        a.close();
+        b.close();
+    }
+}
