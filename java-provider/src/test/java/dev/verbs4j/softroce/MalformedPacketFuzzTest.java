@@ -78,7 +78,8 @@ class MalformedPacketFuzzTest {
     private static final int MTU = 1024;
     private static final int RECV_DEPTH = 16;
     private static final int UD_RECV_DEPTH = 32;
-    private static final int PACKETS_PER_CYCLE = 1024;
+    private static final int PACKETS_PER_CYCLE = 2048;
+    private static final int PACKETS_IN_ERROR = 64;
 
     private static final InetSocketAddress TARGET = address("10.77.1.1", 4791);
     private static final InetSocketAddress PEER = address("10.77.1.2", 4791);
@@ -346,6 +347,8 @@ class MalformedPacketFuzzTest {
         DeviceEngine targetEngine = target.engine();
         long[] byKind = new long[PacketMutator.Kind.values().length];
         long lastCycle = 0;
+        long cycles = 0;
+        long brokenSince = -1;
         long start = System.nanoTime();
         startCycle(random);
         for (long i = 0; i < PACKETS; i++) {
@@ -374,15 +377,22 @@ class MalformedPacketFuzzTest {
                 pollAll(false);
                 topUpReceives();
                 boolean broken = rc.state() == QpState.ERR || uc.state() == QpState.ERR || ud.state() == QpState.ERR;
-                if (broken || i - lastCycle >= PACKETS_PER_CYCLE) {
+                if (broken && brokenSince < 0) {
+                    brokenSince = i;
+                }
+                // A queue pair in error stays so for a while: packets for it must be dropped too.
+                if ((broken && i - brokenSince >= PACKETS_IN_ERROR) || i - lastCycle >= PACKETS_PER_CYCLE) {
                     startCycle(random);
                     lastCycle = i;
+                    brokenSince = -1;
+                    cycles++;
                 }
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("fuzz: %,d packets in %.2f s = %,.0f packets/s (seed 0x%x); by kind %s%n", PACKETS, seconds,
                 PACKETS / seconds, SEED, kinds(byKind));
+        System.out.printf("fuzz: %,d reconnections of the RC and UC queue pairs%n", cycles);
         alias.close();
         stranger.close();
         ipv6.close();

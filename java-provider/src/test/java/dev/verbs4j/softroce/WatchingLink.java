@@ -32,12 +32,25 @@ final class WatchingLink implements Link {
     @Override
     public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination) {
         if (view.wrap(MemorySegment.ofBuffer(buffer.duplicate().clear()), 0, length)) {
-            sent.add(new int[] {view.opcode(), view.bth().psn(), view.bth().ackReq() ? 1 : 0});
+            int syndrome = view.has(dev.verbs4j.softroce.wire.OpcodeTable.HAS_AETH) ? view.aeth().syndrome() : -1;
+            sent.add(new int[] {view.opcode(), view.bth().psn(), view.bth().ackReq() ? 1 : 0, syndrome});
             if (drop.test(view)) {
                 return true;
             }
         }
         return inner.send(buffer, length, destination);
+    }
+
+    /** Sends raw bytes as if this device had sent them (bypassing its engine). */
+    void inject(MemorySegment packet, int length, InetSocketAddress destination) {
+        ByteBuffer b = ByteBuffer.allocateDirect(length);
+        MemorySegment.copy(packet, 0, MemorySegment.ofBuffer(b), 0, length);
+        inner.send(b, length, destination);
+    }
+
+    /** The AETH syndromes of the ACK/NAK packets sent, in order. */
+    List<Integer> syndromes() {
+        return sent.stream().filter(p -> p[0] == dev.verbs4j.softroce.wire.Opcodes.RC_ACKNOWLEDGE).map(p -> p[3]).toList();
     }
 
     /** How many sent packets had this opcode. */
