@@ -51,6 +51,6 @@ public final class Verbs4jCli {
         out.println("                 atomic_bw atomic_write_bw write_lat read_lat send_lat atomic_lat atomic_write_lat");
         out.println("                 write8_lat flush_lat flush_mr_lat, and the raw UDP baseline udp_bw udp_lat;");
         out.println("                 options -s SIZE, -a, -n ITERS, -m MTU, -t TX_DEPTH, --provider NAME,");
-        out.println("                 --progress caller|thread, --json FILE");
+        out.println("                 --progress caller|thread, --json FILE, --persistent (FLUSH to a mapped file)");
     }
 }

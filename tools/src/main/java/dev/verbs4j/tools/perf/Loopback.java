@@ -19,7 +19,15 @@ import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.WrOpcode;
 
+import dev.verbs4j.FlushType;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.List;
@@ -36,6 +44,7 @@ final class Loopback implements AutoCloseable {
     final End a;
     final End b;
     final String description;
+    final FlushType flushType;
 
     /** One end: its queues, a buffer and its region. */
     static final class End {
@@ -46,7 +55,7 @@ final class Loopback implements AutoCloseable {
         final MemorySegment buf;
         final MemoryRegion mr;
 
-        End(Device device, Arena arena, long bufferSize, int depth, boolean flush) {
+        End(Device device, Arena arena, long bufferSize, int depth, boolean flush, MemorySegment memory) {
             ctx = device.open();
             pd = ctx.allocatePd();
             cq = ctx.createCq(depth * 2 + 8);
@@ -55,9 +64,13 @@ final class Loopback implements AutoCloseable {
                 init.allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE);
             }
             qp = pd.createQp(init);
-            buf = arena.allocate(bufferSize, 4096);
-            mr = pd.registerMemory(buf, flush ? ACCESS : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
-                    Access.REMOTE_READ, Access.REMOTE_ATOMIC));
+            buf = memory != null ? memory : arena.allocate(bufferSize, 4096);
+            EnumSet<Access> access = flush ? EnumSet.copyOf(ACCESS) : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
+                    Access.REMOTE_READ, Access.REMOTE_ATOMIC);
+            if (memory != null) {
+                access.add(Access.FLUSH_PERSISTENT);
+            }
+            mr = pd.registerMemory(buf, access);
         }
 
         void close() {
@@ -70,6 +83,11 @@ final class Loopback implements AutoCloseable {
     }
 
     Loopback(String providerName, long bufferSize, int depth, Mtu mtu, boolean flush) {
+        this(providerName, bufferSize, depth, mtu, flush, false);
+    }
+
+    /** With {@code persistent}, the responder's buffer is a mapped file registered for persistent FLUSH. */
+    Loopback(String providerName, long bufferSize, int depth, Mtu mtu, boolean flush, boolean persistent) {
         Provider provider = Verbs.provider(providerName);
         List<Device> devices = provider.devices();
         if (devices.isEmpty()) {
@@ -78,15 +96,35 @@ final class Loopback implements AutoCloseable {
         }
         Device da = devices.get(0);
         Device db = devices.size() > 1 ? devices.get(1) : devices.get(0);
-        a = new End(da, arena, bufferSize, depth, flush);
-        b = new End(db, arena, bufferSize, depth, flush);
-        RcOptions options = new RcOptions().mtu(mtu).access(flush ? ACCESS : EnumSet.of(Access.LOCAL_WRITE,
-                Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
+        a = new End(da, arena, bufferSize, depth, flush, null);
+        b = new End(db, arena, bufferSize, depth, flush, persistent ? mappedFile(bufferSize) : null);
+        EnumSet<Access> qpAccess = flush ? EnumSet.copyOf(ACCESS) : EnumSet.of(Access.LOCAL_WRITE,
+                Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
+        if (persistent) {
+            qpAccess.add(Access.FLUSH_PERSISTENT);
+        }
+        RcOptions options = new RcOptions().mtu(mtu).access(qpAccess);
         QpEndpoint ea = RcConnector.localEndpoint(a.qp, options);
         QpEndpoint eb = RcConnector.localEndpoint(b.qp, options);
         RcConnector.bringUp(a.qp, ea, eb, options);
         RcConnector.bringUp(b.qp, eb, ea, options);
-        description = providerName + " " + da.name() + " <-> " + db.name() + ", MTU " + mtu.bytes();
+        description = providerName + " " + da.name() + " <-> " + db.name() + ", MTU " + mtu.bytes()
+                + (persistent ? ", responder memory: mapped file" : "");
+        this.flushType = persistent ? FlushType.PERSISTENT : FlushType.GLOBAL;
+    }
+
+    private MemorySegment mappedFile(long size) {
+        try {
+            Path file = Files.createTempFile("verbs4j-perf", ".img");
+            file.toFile().deleteOnExit();
+            try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                c.truncate(size);
+                c.write(java.nio.ByteBuffer.allocate(1), size - 1);
+                return c.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Polls until one completion arrives; fails on an error status. */

@@ -41,7 +41,7 @@ public final class PerfCommand {
             int defaultSize = latency ? (o.test.startsWith("flush") ? 4096 : 8) : 65536;
             List<Integer> sizes = o.sizesFor(defaultSize, 2, 1 << 20);
             int maxSize = sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize);
-            try (Loopback lb = new Loopback(o.provider, Math.max(1 << 16, 2L * maxSize + 16384), o.depth, o.mtu, true)) {
+            try (Loopback lb = new Loopback(o.provider, Math.max(1 << 16, 2L * maxSize + 16384), o.depth, o.mtu, true, o.persistent)) {
                 out.println("verbs4j perf " + o.test + ": " + lb.description + ", progress " + System.getProperty("verbs4j.soft.progress"));
                 out.println(Result.tableHeader(latency));
                 for (int size : sizes) {

@@ -20,6 +20,7 @@ final class PerfOptions {
     int depth = 64;
     String progress = "caller";
     String json;
+    boolean persistent;
 
     static PerfOptions parse(String[] args) {
         PerfOptions o = new PerfOptions();
@@ -34,6 +35,7 @@ final class PerfOptions {
                 case "--provider" -> o.provider = value(args, ++i, a);
                 case "--progress" -> o.progress = value(args, ++i, a);
                 case "--json" -> o.json = value(args, ++i, a);
+                case "--persistent" -> o.persistent = true;
                 default -> {
                     if (a.startsWith("-") || o.test != null) {
                         throw new IllegalArgumentException("unknown option " + a);

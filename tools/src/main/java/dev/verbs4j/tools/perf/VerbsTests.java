@@ -1,7 +1,6 @@
 package dev.verbs4j.tools.perf;
 
 import dev.verbs4j.FlushLevel;
-import dev.verbs4j.FlushType;
 import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.WorkCompletion;
@@ -148,11 +147,11 @@ final class VerbsTests {
                 }
                 case "flush_lat" -> {
                     lb.a.qp.postSend(wr.wrId(i).signaled(true).flush(lb.b.mr.address(), lb.b.mr.rkey(), size,
-                            FlushType.GLOBAL, FlushLevel.RANGE));
+                            lb.flushType, FlushLevel.RANGE));
                     Loopback.awaitOne(lb.a.cq, one);
                 }
                 case "flush_mr_lat" -> {
-                    lb.a.qp.postSend(wr.wrId(i).signaled(true).flush(0, lb.b.mr.rkey(), 0, FlushType.GLOBAL, FlushLevel.MR));
+                    lb.a.qp.postSend(wr.wrId(i).signaled(true).flush(0, lb.b.mr.rkey(), 0, lb.flushType, FlushLevel.MR));
                     Loopback.awaitOne(lb.a.cq, one);
                 }
                 default -> throw new IllegalArgumentException("not a latency test: " + test);
