@@ -30,6 +30,7 @@ final class SoftContext extends Resource implements DeviceContext {
     static final long CAPABILITIES = DeviceCapability.BAD_PKEY_CNTR.value() | DeviceCapability.BAD_QKEY_CNTR.value()
             | DeviceCapability.SYS_IMAGE_GUID.value() | DeviceCapability.RC_RNR_NAK_GEN.value()
             | DeviceCapability.MEM_WINDOW.value() | DeviceCapability.MEM_WINDOW_TYPE_2B.value()
+            | DeviceCapability.MEM_MGT_EXTENSIONS.value()
             | DeviceCapability.FLUSH_GLOBAL.value() | DeviceCapability.FLUSH_PERSISTENT.value()
             | DeviceCapability.ATOMIC_WRITE.value();
 

@@ -99,7 +99,21 @@ final class SoftPd extends Resource implements ProtectionDomain {
     @Override
     public MemoryRegion allocateFastRegMr(int maxPages) {
         ensureOpen();
-        throw new VerbsException(Errno.EOPNOTSUPP, "the soft device does not offer fast registration yet");
+        int limit = context.device.config().limits().maxFastRegPages();
+        if (maxPages < 1 || maxPages > limit) {
+            throw new VerbsException(Errno.EINVAL, "fast-register page count " + maxPages + " outside 1.." + limit);
+        }
+        var engine = context.engine;
+        engine.lock().lock();
+        try {
+            Region region = engine.memory().allocateFastRegister(handle, maxPages);
+            if (region == null) {
+                throw new VerbsException(Errno.ENOMEM, "device has no room for another memory region");
+            }
+            return new SoftMr(this, region);
+        } finally {
+            engine.lock().unlock();
+        }
     }
 
     @Override

@@ -76,14 +76,16 @@ final class SoftQp extends Resource implements QueuePair {
         return new SoftQp(pd, scq, rcq, srq, qp);
     }
 
-    /** What a soft QP can do per transport; fast registration comes later. */
+    /** What a soft QP can do per transport: FLUSH and ATOMIC WRITE on RC, fast registration on RC and UC. */
     private static EnumSet<WrOpcode> supportedOperations(QpType type) {
         EnumSet<WrOpcode> ops = QpInitAttributes.defaultOperations(type);
         if (type == QpType.RC) {
             ops.add(WrOpcode.FLUSH);
             ops.add(WrOpcode.ATOMIC_WRITE);
         }
-        ops.remove(WrOpcode.REG_MR);
+        if (type != QpType.UD) {
+            ops.add(WrOpcode.REG_MR);
+        }
         return ops;
     }
 
@@ -185,7 +187,7 @@ final class SoftQp extends Resource implements QueuePair {
                 if (device.memory().checkLocal(sges.lkey(i), pd.handle, sges.address(i), len, false) != KeyCheck.OK) {
                     throw new VerbsException(Errno.EINVAL, "inline entry " + i + " is not inside a registered region of this PD");
                 }
-                MemorySegment.copy(device.memory().region().memory(), device.memory().offset(), target, at, len);
+                device.memory().region().copyOut(device.memory().offset(), target, at, len);
                 at += len;
             }
         } finally {

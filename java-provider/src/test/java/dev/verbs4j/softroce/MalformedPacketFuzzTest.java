@@ -29,8 +29,10 @@ import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.engine.QpEngine;
 import dev.verbs4j.softroce.transport.InMemoryNetwork;
 import dev.verbs4j.softroce.transport.Link;
+import dev.verbs4j.softroce.wire.Icrc;
 import dev.verbs4j.softroce.wire.OpcodeTable;
 import dev.verbs4j.softroce.wire.Opcodes;
+import dev.verbs4j.softroce.wire.PacketBuilder;
 import dev.verbs4j.softroce.wire.Psn;
 import dev.verbs4j.softroce.wire.UdpFlow;
 import org.junit.jupiter.api.Test;
@@ -52,6 +54,8 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,6 +110,10 @@ class MalformedPacketFuzzTest {
     private final RecordingLink peerLink = new RecordingLink(network.attach(PEER));
     private final SoftDevice target = SoftDevice.manual(SoftDeviceConfig.of("fuzz-target", TARGET.getAddress()), targetLink);
     private final SoftDevice peer = SoftDevice.manual(SoftDeviceConfig.of("fuzz-peer", PEER.getAddress()), peerLink);
+    private final Link alias = network.attach(PEER_ALIAS);
+    private final Link stranger = network.attach(STRANGER);
+    private final Link ipv6 = network.attach(IPV6_STRANGER);
+    private final UdpFlow aliasFlow = UdpFlow.of(PEER_ALIAS, TARGET);
     private final Arena arena = Arena.ofShared();
     private final PacketMutator.Aim aim = new PacketMutator.Aim();
     private final RcOptions options = new RcOptions().mtu(Mtu.MTU_1024).timeout(10).retryCount(7).rnrRetry(7).minRnrTimer(1)
@@ -149,18 +157,126 @@ class MalformedPacketFuzzTest {
             List<byte[]> corpus = capture();
             Map<String, Failure> failures = fuzz(corpus);
             settle();
-            assertTrue(failures.isEmpty(), describe(failures));
-            assertNull(memory.firstProtectedChange(), "memory outside the remotely writable regions changed");
-            assertEveryPacketAccounted(List.of(rc, uc, ud));
-            assertTheFuzzReachedTheTransport();
-            QueuePair[] fresh = freshRcExchangeCompletes();
-            assertNull(memory.firstProtectedChange(), "memory outside the remotely writable regions changed");
-            assertEveryPacketAccounted(List.of(rc, uc, ud, fresh[0]));
-            fresh[0].close();
-            fresh[1].close();
+            // Every property is checked and reported, even when an earlier one fails.
+            assertAll(
+                    () -> assertTrue(failures.isEmpty(), describe(failures)),
+                    () -> assertNull(memory.firstProtectedChange(), "memory outside the remotely writable regions changed"),
+                    () -> assertEveryPacketAccounted(List.of(rc, uc, ud)),
+                    this::assertTheFuzzReachedTheTransport,
+                    () -> {
+                        QueuePair[] fresh = freshRcExchangeCompletes();
+                        assertNull(memory.firstProtectedChange(), "memory outside the remotely writable regions changed");
+                        assertEveryPacketAccounted(List.of(rc, uc, ud, fresh[0]));
+                        fresh[0].close();
+                        fresh[1].close();
+                    });
         } finally {
             close();
         }
+    }
+
+    /**
+     * A READ of 3000 bytes at MTU 1024 holds a responder resource for three PSNs. A FETCH ADD
+     * that arrives again with the second of them is a duplicate with no atomic to replay: it
+     * must be dropped (IBTA class D, as rxe's {@code duplicate_request} does), not make the
+     * responder ask the packet for a RETH it does not have.
+     */
+    @Test
+    void duplicateAtomicInsideAnEarlierReadsPsnRangeIsDroppedWithoutThrowing() {
+        try {
+            open();
+            connect();
+            MemoryRegion remote = targetRegions.get(REMOTE);
+            int psn = aim.rcExpectedPsn;
+            inject(Opcodes.RC_RDMA_READ_REQUEST, rc.qpn(), psn, b -> b.reth().init(remote.address(), remote.rkey(), 3000), 0);
+            target.engine().doWork(nowNs);
+            long before = memory.slice(REMOTE).get(ValueLayout.JAVA_LONG_UNALIGNED, 8192);
+            long duplicates = counters(rc).get(Counters.DUPLICATES);
+            String packet = inject(Opcodes.RC_FETCH_ADD, rc.qpn(), Psn.next(psn),
+                    b -> b.atomicEth().init(remote.address() + 8192, remote.rkey(), 1, 0), 0);
+            assertDoesNotThrow(() -> target.engine().doWork(nowNs), "duplicate FETCH ADD " + packet);
+            assertEquals(duplicates + 1, counters(rc).get(Counters.DUPLICATES));
+            assertEquals(before, memory.slice(REMOTE).get(ValueLayout.JAVA_LONG_UNALIGNED, 8192), "a duplicate must not execute");
+            assertEquals(QpState.RTS, rc.state(), "a duplicate must not break the connection");
+        } finally {
+            close();
+        }
+    }
+
+    /**
+     * UC has no acknowledgements (IBTA 9.7.4): an RDMA WRITE ONLY whose payload (8 bytes) is
+     * shorter than its RETH DMA length (16) is a length error that drops the message (class
+     * D, rxe {@code RESPST_ERR_LENGTH} for UC), never a NAK and never an error state; the next
+     * good write still lands.
+     */
+    @Test
+    void ucWriteWhosePayloadDisagreesWithItsLengthIsDroppedSilently() {
+        try {
+            open();
+            connect();
+            MemoryRegion remote = targetRegions.get(REMOTE);
+            String packet = inject(Opcodes.UC_RDMA_WRITE_ONLY, uc.qpn(), aim.ucPsn,
+                    b -> b.reth().init(remote.address(), remote.rkey(), 16), 8);
+            target.engine().doWork(nowNs);
+            assertEquals(0, counters(uc).get(Counters.PACKETS_OUT), "a UC queue pair answered " + packet);
+            assertEquals(QpState.RTS, uc.state(), "a UC length error moved the queue pair to error: " + packet);
+            inject(Opcodes.UC_RDMA_WRITE_ONLY, uc.qpn(), Psn.next(aim.ucPsn), b -> b.reth().init(remote.address() + 64, remote.rkey(), 8), 8);
+            target.engine().doWork(nowNs);
+            assertEquals(0x0101010101010101L, memory.slice(REMOTE).get(ValueLayout.JAVA_LONG_UNALIGNED, 64), "the next UC write");
+        } finally {
+            close();
+        }
+    }
+
+    /**
+     * An application may deregister the buffer of an outstanding RDMA READ. When the response
+     * arrives, its bytes must go nowhere and the READ must complete with a local protection
+     * error (rxe {@code do_read}: {@code IB_WC_LOC_PROT_ERR}); they must not land in whichever
+     * region the engine's last key check happened to resolve, here the read-only region a
+     * SEND was gathered from.
+     */
+    @Test
+    void readResponseForADeregisteredBufferLandsNowhere() {
+        try {
+            open();
+            connect();
+            MemoryRegion scratch = targetPd.registerMemory(arena.allocate(4096, 64), EnumSet.of(Access.LOCAL_WRITE));
+            post(rc, wr().wrId(1).buffer(scratch, 0, 64).rdmaRead(peerRegion.address() + 4096, peerRegion.rkey()));
+            target.engine().doWork(nowNs);
+            scratch.close();
+            peerRc.postRecv(recv.wrId(2).buffer(peerRegion, 32768, 4096));
+            post(rc, wr().wrId(3).buffer(targetRegions.get(READ_ONLY), 1000, 16).send());
+            target.engine().doWork(nowNs);
+            WorkCompletion read = null;
+            long end = System.nanoTime() + 10_000_000_000L;
+            while (read == null) {
+                assertTrue(System.nanoTime() < end, "the READ never completed");
+                step();
+                int n = targetCq.poll(completions);
+                for (int i = 0; i < n; i++) {
+                    if (completions[i].wrId() == 1) {
+                        read = new WorkCompletion().copyFrom(completions[i]);
+                    }
+                }
+            }
+            assertNull(memory.firstProtectedChange(), "the READ response for a deregistered buffer landed elsewhere");
+            assertEquals(WcStatus.LOC_PROT_ERR, read.status(), read.toString());
+        } finally {
+            close();
+        }
+    }
+
+    /** Builds a packet from the peer's address (another port) to the target, with a correct ICRC; returns it as hex. */
+    private String inject(int opcode, int destQp, int psn, java.util.function.Consumer<PacketBuilder> headers, int payload) {
+        byte[] bytes = new byte[4096];
+        MemorySegment segment = MemorySegment.ofArray(bytes);
+        PacketBuilder builder = new PacketBuilder().start(segment, 0, opcode);
+        builder.bth().init(opcode, false, false, 0, 0xFFFF, destQp, true, psn);
+        headers.accept(builder);
+        segment.asSlice(builder.payloadOffset(), payload).fill((byte) 1);
+        int length = builder.finish(payload, new Icrc(), aliasFlow, 0);
+        alias.send(ByteBuffer.wrap(bytes), length, TARGET);
+        return HexFormat.of().formatHex(bytes, 0, length);
     }
 
     // ---- setup -----------------------------------------------------------------------------
@@ -338,10 +454,6 @@ class MalformedPacketFuzzTest {
         Map<String, Failure> failures = new LinkedHashMap<>();
         SplittableRandom random = new SplittableRandom(SEED);
         PacketMutator mutator = new PacketMutator(corpus, aim);
-        Link alias = network.attach(PEER_ALIAS);
-        Link stranger = network.attach(STRANGER);
-        Link ipv6 = network.attach(IPV6_STRANGER);
-        UdpFlow aliasFlow = UdpFlow.of(PEER_ALIAS, TARGET);
         UdpFlow strangerFlow = UdpFlow.of(STRANGER, TARGET);
         ByteBuffer out = ByteBuffer.wrap(mutator.buffer());
         DeviceEngine targetEngine = target.engine();
@@ -393,9 +505,6 @@ class MalformedPacketFuzzTest {
         System.out.printf("fuzz: %,d packets in %.2f s = %,.0f packets/s (seed 0x%x); by kind %s%n", PACKETS, seconds,
                 PACKETS / seconds, SEED, kinds(byKind));
         System.out.printf("fuzz: %,d reconnections of the RC and UC queue pairs%n", cycles);
-        alias.close();
-        stranger.close();
-        ipv6.close();
         return failures;
     }
 
@@ -737,6 +846,9 @@ class MalformedPacketFuzzTest {
         for (AutoCloseable c : new AutoCloseable[] {peerRegion, targetCq, peerCq, targetPd, otherPd, peerPd, targetCtx, peerCtx}) {
             closeQuietly(c);
         }
+        alias.close();
+        stranger.close();
+        ipv6.close();
         arena.close();
     }
 

@@ -42,7 +42,7 @@ final class RcPair implements AutoCloseable {
             pd = ctx.allocatePd();
             cq = ctx.createCq(queueDepth * 2);
             qp = pd.createQp(new QpInitAttributes(QpType.RC, cq).capacity(queueDepth, queueDepth, 4, 4, 64)
-                    .allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE));
+                    .allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE, WrOpcode.REG_MR));
             buf = arena.allocate(bufferSize, 4096);
             mr = pd.registerMemory(buf, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ,
                     Access.REMOTE_ATOMIC, Access.FLUSH_GLOBAL));

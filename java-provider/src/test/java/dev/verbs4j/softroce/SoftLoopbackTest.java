@@ -23,11 +23,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SoftLoopbackTest {
     private static RcPair pair;
 
+    // A long ACK timeout (1 s): engine threads of a loaded 2-core machine may wait for a core.
     @BeforeAll
     static void connect() throws Exception {
         SoftDevice a = new SoftDevice(SoftDeviceConfig.of("lo-a", InetAddress.getByName("127.0.0.1")).withPorts(47911, 47912));
         SoftDevice b = new SoftDevice(SoftDeviceConfig.of("lo-b", InetAddress.getByName("127.0.0.2")).withPorts(47912, 47911));
-        pair = new RcPair(a, b, 1 << 20, 64, new RcOptions().access(EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
+        pair = new RcPair(a, b, 1 << 20, 64, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
                 Access.REMOTE_READ, Access.REMOTE_ATOMIC, Access.FLUSH_GLOBAL)), null);
     }
 

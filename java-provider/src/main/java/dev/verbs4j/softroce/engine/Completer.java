@@ -290,8 +290,9 @@ final class Completer {
         long original = p.atomicAckEth().originalValue();
         ScatterGatherList sges = w.sges;
         qp.device.memory().checkLocal(sges.lkey(0), qp.pdHandle, sges.address(0), 8, true);
-        MemorySegment target = qp.device.memory().region().memory();
-        target.set(ValueLayout.JAVA_LONG_UNALIGNED, qp.device.memory().offset(), original);
+        var region = qp.device.memory().region();
+        long at = qp.device.memory().offset();
+        region.segmentAt(at).set(ValueLayout.JAVA_LONG_UNALIGNED, region.segmentOffset(at), original);
         w.receivedBytes = 8;
         finish(w, WcStatus.SUCCESS);
         expectedPsn = Psn.next(psn);
@@ -315,7 +316,7 @@ final class Completer {
             if (region.odp() != null) {
                 region.odp().touch(at, n);
             }
-            MemorySegment.copy(packet, from, region.memory(), at, n);
+            region.copyIn(at, packet, from, n);
             from += n;
             left -= n;
             skip = 0;

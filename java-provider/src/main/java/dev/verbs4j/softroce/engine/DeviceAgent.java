@@ -30,7 +30,14 @@ public final class DeviceAgent implements AutoCloseable {
     private void run() {
         int idle = 0;
         while (running) {
-            int work = engine.doWork(System.nanoTime());
+            int work;
+            try {
+                work = engine.doWork(System.nanoTime());
+            } catch (RuntimeException | AssertionError e) {
+                // A fault in the engine must not silently kill the device's only thread.
+                engine.engineFault(e);
+                work = 1;
+            }
             if (work > 0) {
                 idle = 0;
                 continue;

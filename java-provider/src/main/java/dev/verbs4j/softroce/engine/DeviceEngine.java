@@ -238,6 +238,16 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
+    /** Counts an unexpected engine exception, reports the first one, and raises DEVICE_FATAL once. */
+    void engineFault(Throwable t) {
+        counters.increment(Counters.ENGINE_FAULTS);
+        if (counters.get(Counters.ENGINE_FAULTS) == 1) {
+            System.err.println("verbs4j soft device " + local + ": engine fault");
+            t.printStackTrace();
+            asyncEvent(AsyncEventType.DEVICE_FATAL, 0);
+        }
+    }
+
     void srqLimitReached(RecvQueue srq) {
         asyncEvent(AsyncEventType.SRQ_LIMIT_REACHED, System.identityHashCode(srq));
     }

@@ -7,9 +7,9 @@ import dev.verbs4j.softroce.memory.Region;
 import dev.verbs4j.softroce.memory.Window;
 
 /**
- * Send queue operations that touch no wire: BIND_MW and LOCAL_INV. They complete with
- * the statuses the kernel rxe uses: a failed bind is {@code MW_BIND_ERR}, a failed
- * invalidation {@code LOC_QP_OP_ERR}.
+ * Send queue operations that touch no wire: BIND_MW, LOCAL_INV and REG_MR. They complete
+ * with the statuses the kernel rxe uses: a failed bind is {@code MW_BIND_ERR}, a failed
+ * invalidation or fast registration {@code LOC_QP_OP_ERR}.
  */
 final class LocalOperations {
     private LocalOperations() {
@@ -22,8 +22,19 @@ final class LocalOperations {
                 w.status = code == KeyCheck.OK ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR;
             }
             case BIND_MW -> w.status = bind(qp, w);
+            case REG_MR -> w.status = fastRegister(qp, w);
             default -> w.status = WcStatus.LOC_QP_OP_ERR;
         }
+    }
+
+    /** As the kernel rxe: a fast registration that cannot be done is a local QP operation error. */
+    private static WcStatus fastRegister(QpEngine qp, Wqe w) {
+        if (!(w.region instanceof MemoryObjectHolder holder) || !(holder.memoryObject() instanceof Region region)) {
+            return WcStatus.LOC_QP_OP_ERR;
+        }
+        int code = qp.device.memory().fastRegister(region, qp.pdHandle, w.pages, w.pageCount, w.pageShift, w.bindAddress,
+                w.bindLength, w.accessMask, w.newKey);
+        return code == KeyCheck.OK ? WcStatus.SUCCESS : WcStatus.LOC_QP_OP_ERR;
     }
 
     private static WcStatus bind(QpEngine qp, Wqe w) {

@@ -269,7 +269,7 @@ final class Requester {
             if (region.odp() != null) {
                 region.odp().touch(at, n);
             }
-            MemorySegment.copy(region.memory(), at, packet, target, n);
+            region.copyOut(at, packet, target, n);
             target += n;
             left -= n;
             skip = 0;

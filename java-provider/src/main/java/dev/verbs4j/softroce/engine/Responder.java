@@ -368,7 +368,7 @@ final class Responder {
             if (region.odp() != null) {
                 region.odp().touch(at, n);
             }
-            MemorySegment.copy(packet, from, region.memory(), at, n);
+            region.copyIn(at, packet, from, n);
             from += n;
             left -= n;
             skip = 0;
@@ -416,7 +416,7 @@ final class Responder {
             if (writeRegion.odp() != null) {
                 writeRegion.odp().touch(writeOffset, payload);
             }
-            MemorySegment.copy(p.segment(), p.payloadOffset(), writeRegion.memory(), writeOffset, payload);
+            writeRegion.copyIn(writeOffset, p.segment(), p.payloadOffset(), payload);
             writeOffset += payload;
             writeRemaining -= payload;
         }
@@ -487,7 +487,7 @@ final class Responder {
                 if (region.odp() != null) {
                     region.odp().touch(offset, payload);
                 }
-                MemorySegment.copy(region.memory(), offset, qp.device.txSegment(), b.payloadOffset(), payload);
+                region.copyOut(offset, qp.device.txSegment(), b.payloadOffset(), payload);
             }
             qp.device.transmit(qp, payload);
             offset += payload;
@@ -504,15 +504,15 @@ final class Responder {
             remoteAccessError(psn);
             return;
         }
-        MemorySegment target = memory.region().memory();
-        long offset = memory.offset();
+        MemorySegment target = memory.region().segmentAt(memory.offset());
+        long offset = memory.region().segmentOffset(memory.offset());
         if (((target.address() + offset) & 7) != 0) {
             // IBA A19.4.2 / rxe: a misaligned atomic is an invalid request.
             classC(Aeth.NAK_INVALID_REQUEST, psn);
             return;
         }
         if (memory.region().odp() != null) {
-            memory.region().odp().touch(offset, 8);
+            memory.region().odp().touch(memory.offset(), 8);
         }
         long original;
         if (p.opcode() == Opcodes.RC_COMPARE_SWAP) {
@@ -535,14 +535,14 @@ final class Responder {
             remoteAccessError(psn);
             return;
         }
-        MemorySegment target = memory.region().memory();
-        long offset = memory.offset();
+        MemorySegment target = memory.region().segmentAt(memory.offset());
+        long offset = memory.region().segmentOffset(memory.offset());
         if (((target.address() + offset) & 7) != 0) {
             classC(Aeth.NAK_INVALID_REQUEST, psn);
             return;
         }
         if (memory.region().odp() != null) {
-            memory.region().odp().touch(offset, 8);
+            memory.region().odp().touch(memory.offset(), 8);
         }
         long value = p.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, p.payloadOffset());
         // One 64-bit release store, after everything this QP placed before it.
@@ -585,12 +585,9 @@ final class Responder {
         // order); the fence makes that visible to every thread of this process.
         VarHandle.fullFence();
         if ((placement & Feth.PLACEMENT_PERSISTENT) != 0) {
-            if (!region.memory().isMapped()) {
+            if (!region.force(offset, span)) {
                 classC(Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn);
                 return;
-            }
-            if (span > 0) {
-                region.memory().asSlice(offset, span).force();
             }
         }
         ResponderResource r = nextResource();

@@ -261,6 +261,60 @@ public final class MemoryTable {
     }
 
     /**
+     * Fast registration (REG_MR): binds a fast-register region to {@code count} pages of
+     * {@code 1 << pageShift} bytes under {@code newKey}. Each page must lie in memory
+     * already registered in the same protection domain (a Java process reaches native
+     * memory only through its segments); the region must not be valid already, the key
+     * must keep the region's index, and the rights follow the registration rules.
+     */
+    public int fastRegister(Region r, int pdHandle, long[] pageAddresses, int count, int pageShift, long iova, long length,
+                            int rights, int newKey) {
+        if (!r.isFastRegister() || r.pdHandle() != pdHandle) {
+            return KeyCheck.PD_MISMATCH;
+        }
+        if (r.state() == MemoryObject.VALID) {
+            return KeyCheck.INVALID_STATE;
+        }
+        if ((newKey >>> 8) != r.index() || count < 1 || count > r.maxPages() || pageShift < 12 || pageShift > 30) {
+            return KeyCheck.BAD_KEY;
+        }
+        long pageSize = 1L << pageShift;
+        long firstByte = iova & (pageSize - 1);
+        if (length < 0 || firstByte + length > count * pageSize) {
+            return KeyCheck.OUT_OF_BOUNDS;
+        }
+        boolean remoteWriteLike = (rights & (Access.REMOTE_WRITE.value() | Access.REMOTE_ATOMIC.value())) != 0;
+        if (remoteWriteLike && (rights & Access.LOCAL_WRITE.value()) == 0) {
+            return KeyCheck.NO_ACCESS;
+        }
+        MemorySegment[] pages = new MemorySegment[count];
+        for (int i = 0; i < count; i++) {
+            long address = pageAddresses[i];
+            if ((address & (pageSize - 1)) != 0) {
+                return KeyCheck.OUT_OF_BOUNDS;
+            }
+            Region backing = backingRegion(pdHandle, address, pageSize);
+            if (backing == null) {
+                return KeyCheck.BAD_KEY;
+            }
+            pages[i] = backing.memory().asSlice(address - backing.localBase(), pageSize);
+        }
+        r.registerPages(pages, pageShift, iova, length, rights, newKey);
+        return KeyCheck.OK;
+    }
+
+    /** A contiguous region of the PD that covers {@code [address, address + length)}, or null. */
+    private Region backingRegion(int pdHandle, long address, long length) {
+        for (MemoryObject o : objects) {
+            if (o instanceof Region r && r.pdHandle() == pdHandle && r.memory() != null
+                    && r.contains(address - r.localBase(), length)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /**
      * Invalidates the window or fast-register region {@code key} names (LOCAL_INV,
      * SEND_WITH_INV): only type 2 windows and fast-register regions of the PD can be.
      */

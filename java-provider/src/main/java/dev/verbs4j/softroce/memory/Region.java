@@ -7,11 +7,16 @@ import java.lang.foreign.MemorySegment;
 /**
  * A memory region as the engine sees it: the registered memory, the address remote
  * requests start from ({@code iova}), the local address scatter/gather entries use, and
- * the rights. A fast-register region starts {@link #FREE} with no memory and is given
- * memory by a REG_MR work request.
+ * the rights. A region is either one contiguous segment, or, after fast registration, a
+ * list of pages (slices of memory already registered in the same protection domain) laid
+ * out from {@code iova}. Every byte the engine moves goes through {@link #copyIn},
+ * {@link #copyOut} or {@link #segmentAt}, which map a region offset to memory.
  */
 public final class Region extends MemoryObject {
     private MemorySegment memory;
+    private MemorySegment[] pages;
+    private int pageShift;
+    private long firstByteOffset;
     private long iova;
     private long localBase;
     private long length;
@@ -25,25 +30,33 @@ public final class Region extends MemoryObject {
         this.maxPages = maxPages;
         this.odp = (access & Access.ON_DEMAND.value()) != 0 ? new OdpState(memory.byteSize()) : null;
         if (memory != null) {
-            bind(memory, iova, access);
+            this.memory = memory;
+            this.iova = iova;
+            this.localBase = memory.address();
+            this.length = memory.byteSize();
+            this.access = access;
         }
     }
 
-    void bind(MemorySegment newMemory, long newIova, int newAccess) {
-        this.memory = newMemory;
+    /**
+     * Fast registration: lays {@code pages} (each {@code 1 << pageShift} bytes) out from
+     * {@code iova}, whose offset into the first page is {@code iova & (pageSize - 1)},
+     * for {@code length} bytes, under a new key. Local entries address it by iova too.
+     */
+    public void registerPages(MemorySegment[] newPages, int newPageShift, long newIova, long newLength, int newAccess, int newKey) {
+        this.memory = null;
+        this.pages = newPages;
+        this.pageShift = newPageShift;
+        this.firstByteOffset = newIova & ((1L << newPageShift) - 1);
         this.iova = newIova;
-        this.localBase = newMemory.address();
-        this.length = newMemory.byteSize();
+        this.localBase = newIova;
+        this.length = newLength;
         this.access = newAccess;
-    }
-
-    /** Fast registration: binds the region to memory under a new key. */
-    public void register(MemorySegment newMemory, long newIova, int newAccess, int newKey) {
-        bind(newMemory, newIova, newAccess);
         this.key = newKey;
         this.state = VALID;
     }
 
+    /** The registered memory of a contiguous region, or null for a page-list region. */
     public MemorySegment memory() {
         return memory;
     }
@@ -102,5 +115,94 @@ public final class Region extends MemoryObject {
     /** Whether {@code [offset, offset + len)} lies inside the region. */
     public boolean contains(long offset, long len) {
         return offset >= 0 && len >= 0 && offset <= length && len <= length - offset;
+    }
+
+    /** Copies {@code len} bytes from {@code src} into the region at {@code offset} (checked by the caller). */
+    public void copyIn(long offset, MemorySegment src, long srcOffset, long len) {
+        if (memory != null) {
+            MemorySegment.copy(src, srcOffset, memory, offset, len);
+            return;
+        }
+        while (len > 0) {
+            long at = offset + firstByteOffset;
+            int page = (int) (at >>> pageShift);
+            long within = at & ((1L << pageShift) - 1);
+            long n = Math.min(len, (1L << pageShift) - within);
+            MemorySegment.copy(src, srcOffset, pages[page], within, n);
+            offset += n;
+            srcOffset += n;
+            len -= n;
+        }
+    }
+
+    /** Copies {@code len} bytes of the region at {@code offset} to {@code dst}. */
+    public void copyOut(long offset, MemorySegment dst, long dstOffset, long len) {
+        if (memory != null) {
+            MemorySegment.copy(memory, offset, dst, dstOffset, len);
+            return;
+        }
+        while (len > 0) {
+            long at = offset + firstByteOffset;
+            int page = (int) (at >>> pageShift);
+            long within = at & ((1L << pageShift) - 1);
+            long n = Math.min(len, (1L << pageShift) - within);
+            MemorySegment.copy(pages[page], within, dst, dstOffset, n);
+            offset += n;
+            dstOffset += n;
+            len -= n;
+        }
+    }
+
+    /** The segment that holds the byte at {@code offset}; see {@link #segmentOffset}. Atomics stay in one page. */
+    public MemorySegment segmentAt(long offset) {
+        return memory != null ? memory : pages[(int) ((offset + firstByteOffset) >>> pageShift)];
+    }
+
+    /** The byte's offset inside {@link #segmentAt}. */
+    public long segmentOffset(long offset) {
+        return memory != null ? offset : (offset + firstByteOffset) & ((1L << pageShift) - 1);
+    }
+
+    /** Forces {@code [offset, offset + len)} to storage; false when some of it is not file-backed. */
+    public boolean force(long offset, long len) {
+        if (len <= 0) {
+            return memory != null ? memory.isMapped() : allMapped();
+        }
+        if (memory != null) {
+            if (!memory.isMapped()) {
+                return false;
+            }
+            memory.asSlice(offset, len).force();
+            return true;
+        }
+        while (len > 0) {
+            MemorySegment page = segmentAt(offset);
+            long within = segmentOffset(offset);
+            long n = Math.min(len, page.byteSize() - within);
+            if (!page.isMapped()) {
+                return false;
+            }
+            page.asSlice(within, n).force();
+            offset += n;
+            len -= n;
+        }
+        return true;
+    }
+
+    /** Whether all of the region is file-backed (persistent). */
+    public boolean isPersistent() {
+        return memory != null ? memory.isMapped() : allMapped();
+    }
+
+    private boolean allMapped() {
+        if (pages == null) {
+            return false;
+        }
+        for (MemorySegment p : pages) {
+            if (!p.isMapped()) {
+                return false;
+            }
+        }
+        return true;
     }
 }
