@@ -55,13 +55,16 @@ final class Loopback implements AutoCloseable {
         final MemorySegment buf;
         final MemoryRegion mr;
 
-        End(Device device, Arena arena, long bufferSize, int depth, boolean flush, MemorySegment memory) {
+        End(Device device, Arena arena, long bufferSize, int depth, boolean flush, MemorySegment memory, boolean fastRegister) {
             ctx = device.open();
             pd = ctx.allocatePd();
             cq = ctx.createCq(depth * 2 + 8);
             QpInitAttributes init = new QpInitAttributes(QpType.RC, cq).capacity(depth, depth, 1, 1, 0);
             if (flush) {
                 init.allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE);
+            }
+            if (fastRegister) {
+                init.allow(WrOpcode.REG_MR);
             }
             qp = pd.createQp(init);
             buf = memory != null ? memory : arena.allocate(bufferSize, 4096);
@@ -83,11 +86,11 @@ final class Loopback implements AutoCloseable {
     }
 
     Loopback(String providerName, long bufferSize, int depth, Mtu mtu, boolean flush) {
-        this(providerName, bufferSize, depth, mtu, flush, false);
+        this(providerName, bufferSize, depth, mtu, flush, false, false);
     }
 
     /** With {@code persistent}, the responder's buffer is a mapped file registered for persistent FLUSH. */
-    Loopback(String providerName, long bufferSize, int depth, Mtu mtu, boolean flush, boolean persistent) {
+    Loopback(String providerName, long bufferSize, int depth, Mtu mtu, boolean flush, boolean persistent, boolean fastRegister) {
         Provider provider = Verbs.provider(providerName);
         List<Device> devices = provider.devices();
         if (devices.isEmpty()) {
@@ -96,8 +99,8 @@ final class Loopback implements AutoCloseable {
         }
         Device da = devices.get(0);
         Device db = devices.size() > 1 ? devices.get(1) : devices.get(0);
-        a = new End(da, arena, bufferSize, depth, flush, null);
-        b = new End(db, arena, bufferSize, depth, flush, persistent ? mappedFile(bufferSize) : null);
+        a = new End(da, arena, bufferSize, depth, flush, null, fastRegister);
+        b = new End(db, arena, bufferSize, depth, flush, persistent ? mappedFile(bufferSize) : null, fastRegister);
         EnumSet<Access> qpAccess = flush ? EnumSet.copyOf(ACCESS) : EnumSet.of(Access.LOCAL_WRITE,
                 Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
         if (persistent) {

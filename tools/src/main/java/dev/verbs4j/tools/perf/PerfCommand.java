@@ -20,7 +20,7 @@ import java.util.List;
 public final class PerfCommand {
     static final List<String> TESTS = List.of("write_bw", "read_bw", "send_bw", "atomic_bw", "atomic_write_bw",
             "write_lat", "read_lat", "send_lat", "atomic_lat", "atomic_write_lat", "write8_lat", "flush_lat", "flush_mr_lat",
-            "udp_bw", "udp_lat");
+            "mr_cycle", "mw_cycle", "fr_cycle", "udp_bw", "udp_lat");
 
     private PerfCommand() {
     }
@@ -41,11 +41,13 @@ public final class PerfCommand {
             int defaultSize = latency ? (o.test.startsWith("flush") ? 4096 : 8) : 65536;
             List<Integer> sizes = o.sizesFor(defaultSize, 2, 1 << 20);
             int maxSize = sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize);
-            try (Loopback lb = new Loopback(o.provider, Math.max(1 << 16, 2L * maxSize + 16384), o.depth, o.mtu, true, o.persistent)) {
+            try (Loopback lb = new Loopback(o.provider, Math.max(1 << 16, 2L * maxSize + 16384), o.depth, o.mtu, true, o.persistent,
+                    o.test.equals("fr_cycle"))) {
                 out.println("verbs4j perf " + o.test + ": " + lb.description + ", progress " + System.getProperty("verbs4j.soft.progress"));
                 out.println(Result.tableHeader(latency));
                 for (int size : sizes) {
                     Result r = latency ? VerbsTests.latency(o.test, lb, size, o.iterationsOr(10_000))
+                            : o.test.endsWith("_cycle") ? MemoryTests.cycles(o.test, lb, size, o.iterationsOr(20_000))
                             : VerbsTests.bandwidth(o.test, lb, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.depth);
                     out.println(r.tableLine());
                     results.add(r);

@@ -1,0 +1,372 @@
+package dev.verbs4j.tools;
+
+import dev.verbs4j.Access;
+import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.Device;
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.MemoryRegion;
+import dev.verbs4j.Mtu;
+import dev.verbs4j.ProtectionDomain;
+import dev.verbs4j.Provider;
+import dev.verbs4j.QpEndpoint;
+import dev.verbs4j.QpInitAttributes;
+import dev.verbs4j.QpType;
+import dev.verbs4j.QueuePair;
+import dev.verbs4j.RcConnector;
+import dev.verbs4j.RcOptions;
+import dev.verbs4j.ReceiveWorkRequest;
+import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.Verbs;
+import dev.verbs4j.WcOpcode;
+import dev.verbs4j.WcStatus;
+import dev.verbs4j.WorkCompletion;
+import dev.verbs4j.softroce.SoftDeviceConfig;
+import dev.verbs4j.softroce.SoftProvider;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * {@code verbs4j pingpong}: {@code ibv_rc_pingpong} for any provider. Without a host it is the
+ * server, with one the client. The two exchange their RC endpoints over TCP
+ * ({@link RcConnector}), then the client sends a message, the server sends one back, N times,
+ * every message checked byte for byte. Then the client RDMA WRITEs a pattern into the region
+ * the server shared and RDMA READs it back; a last exchange has the server check the written
+ * bytes too. The exit status is 0 only when every check passed.
+ *
+ * <p>Each side's buffer holds four message-sized areas:
+ * <pre>
+ * | send | receive | RDMA (server: shared; client: WRITE source) | client: READ target |
+ * </pre>
+ */
+final class PingpongCommand {
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final long COMPLETION_TIMEOUT_NS = 10_000_000_000L;
+    private static final int CLIENT = 1;
+    private static final int SERVER = 2;
+    private static final EnumSet<Access> ACCESS = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
+
+    private final PingpongOptions options;
+    private final PrintStream out;
+    private final int size;
+    private final long send;
+    private final long receive;
+    private final long rdma;
+    private final long readBack;
+    private final SendWorkRequest sendWr = new SendWorkRequest();
+    private final ReceiveWorkRequest recvWr = new ReceiveWorkRequest();
+    private final WorkCompletion[] one = {new WorkCompletion()};
+    private long bytesVerified;
+
+    private DeviceContext ctx;
+    private ProtectionDomain pd;
+    private CompletionQueue cq;
+    private QueuePair qp;
+    private MemorySegment buffer;
+    private MemoryRegion region;
+    private MemoryRegion shared;
+
+    private PingpongCommand(PingpongOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+        this.size = options.sizeBytes();
+        this.send = 0;
+        this.receive = size;
+        this.rdma = 2L * size;
+        this.readBack = 3L * size;
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        PingpongOptions options;
+        try {
+            options = PingpongOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("verbs4j pingpong: " + e.getMessage());
+            err.println(PingpongOptions.USAGE);
+            return 2;
+        }
+        return new PingpongCommand(options, out).run();
+    }
+
+    private int run() {
+        Device device = chooseDevice();
+        try (Arena arena = Arena.ofShared()) {
+            open(device, arena);
+            try {
+                QpEndpoint peer = connect();
+                boolean ok = options.isServer() ? serve(peer) : drive(peer);
+                out.printf("pingpong: %,d bytes verified; %s%n", bytesVerified, ok ? "all checks passed" : "CHECKS FAILED");
+                out.flush();
+                return ok ? 0 : 1;
+            } finally {
+                close();
+            }
+        }
+    }
+
+    private Device chooseDevice() {
+        if (options.address() != null) {
+            InetAddress ip = InetAddress.ofLiteral(options.address());
+            Mtu mtu = Mtu.fittingEthernetMtu(interfaceMtu(ip));
+            return SoftProvider.addDevice(SoftDeviceConfig.of("soft-ns", ip).withMtu(mtu));
+        }
+        Provider provider = Verbs.provider(options.provider());
+        List<Device> devices = provider.devices();
+        if (options.device() == null) {
+            if (devices.isEmpty()) {
+                throw new IllegalStateException("provider " + provider.name() + " has no device");
+            }
+            return devices.getFirst();
+        }
+        return devices.stream().filter(d -> d.name().equals(options.device())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no device " + options.device() + " in provider " + provider.name()
+                        + "; found " + devices.stream().map(Device::name).toList()));
+    }
+
+    /** The MTU of the interface that owns {@code ip}: the device's active MTU follows it, as rxe's follows its netdev. */
+    private static int interfaceMtu(InetAddress ip) {
+        try {
+            NetworkInterface nic = NetworkInterface.getByInetAddress(ip);
+            if (nic == null) {
+                throw new IllegalArgumentException("no network interface has the address " + ip.getHostAddress());
+            }
+            return nic.getMTU();
+        } catch (SocketException e) {
+            throw new UncheckedIOException("cannot read the MTU of the interface with " + ip.getHostAddress(), e);
+        }
+    }
+
+    private void open(Device device, Arena arena) {
+        ctx = device.open();
+        pd = ctx.allocatePd();
+        cq = ctx.createCq(16);
+        qp = pd.createQp(new QpInitAttributes(QpType.RC, cq).capacity(4, 4, 1, 1, 0));
+        buffer = arena.allocate(4L * size, 4096);
+        region = pd.registerMemory(buffer, ACCESS);
+        if (options.isServer()) {
+            shared = pd.registerMemory(buffer.asSlice(rdma, size), ACCESS);
+        }
+    }
+
+    private QpEndpoint connect() {
+        RcOptions rc = new RcOptions().access(ACCESS).mtu(options.mtu()).shared(shared);
+        postReceive(0);
+        QpEndpoint local = null;
+        QpEndpoint peer;
+        if (options.isServer()) {
+            try (ServerSocket server = new ServerSocket(options.port())) {
+                out.printf("pingpong: server on device %s, waiting for a client on TCP port %d%n", ctx.device().name(), options.port());
+                out.flush();
+                peer = RcConnector.accept(qp, server, rc, TIMEOUT);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot listen on TCP port " + options.port(), e);
+            }
+        } else {
+            peer = connectWithRetry(rc);
+        }
+        local = RcConnector.localEndpoint(qp, rc.psn(-1));
+        out.printf("pingpong:  local QPN 0x%06x, GID %s%n", qp.qpn(), local.gid());
+        out.printf("pingpong: remote QPN 0x%06x, PSN 0x%06x, GID %s, MTU %d%n", peer.qpn(), peer.psn(), peer.gid(),
+                peer.mtu().bytes());
+        return peer;
+    }
+
+    /** The server may still be starting: retry a refused connection until the timeout. */
+    private QpEndpoint connectWithRetry(RcOptions rc) {
+        InetSocketAddress server = new InetSocketAddress(options.server(), options.port());
+        long end = System.nanoTime() + TIMEOUT.toNanos();
+        while (true) {
+            try {
+                return RcConnector.connect(qp, server, rc, TIMEOUT);
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof ConnectException) || System.nanoTime() > end) {
+                    throw e;
+                }
+                sleep(100);
+            }
+        }
+    }
+
+    // ---- the client --------------------------------------------------------------------------
+
+    private boolean drive(QpEndpoint peer) {
+        long total = 0;
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        boolean ok = true;
+        for (int i = 0; i < options.iterations() && ok; i++) {
+            long start = System.nanoTime();
+            ok = sendMessage(i, CLIENT) && receiveMessage(i, SERVER);
+            long took = System.nanoTime() - start;
+            total += took;
+            min = Math.min(min, took);
+            max = Math.max(max, took);
+        }
+        if (ok) {
+            out.printf("pingpong: %,d round trips of %,d bytes: average %.2f us, min %.2f us, max %.2f us%n",
+                    options.iterations(), size, total / 1e3 / options.iterations(), min / 1e3, max / 1e3);
+        }
+        ok = ok && writeAndReadBack(peer);
+        // The last round trip: the server checks the written bytes and answers with its verdict.
+        int last = options.iterations();
+        ok = ok && sendMessage(last, CLIENT) && receiveMessage(last, SERVER);
+        return ok;
+    }
+
+    private boolean writeAndReadBack(QpEndpoint peer) {
+        if (peer.length() < size || peer.rkey() == 0) {
+            out.printf("pingpong: the server shared %d bytes, fewer than %d%n", peer.length(), size);
+            return false;
+        }
+        fill(rdma, options.iterations() + 1, CLIENT);
+        buffer.asSlice(readBack, size).fill((byte) 0);
+        qp.postSend(sendWr.wrId(2).signaled(true).buffer(region, rdma, size).rdmaWrite(peer.address(), peer.rkey()));
+        if (!await(WcOpcode.RDMA_WRITE)) {
+            return false;
+        }
+        qp.postSend(sendWr.wrId(3).signaled(true).buffer(region, readBack, size).rdmaRead(peer.address(), peer.rkey()));
+        if (!await(WcOpcode.RDMA_READ)) {
+            return false;
+        }
+        long mismatch = buffer.asSlice(rdma, size).mismatch(buffer.asSlice(readBack, size));
+        if (mismatch >= 0) {
+            out.printf("pingpong: RDMA READ returned other bytes than the RDMA WRITE stored, first at offset %d%n", mismatch);
+            return false;
+        }
+        bytesVerified += size;
+        out.printf("pingpong: RDMA WRITE of %,d bytes into the server's region, RDMA READ back: identical%n", size);
+        return true;
+    }
+
+    // ---- the server --------------------------------------------------------------------------
+
+    private boolean serve(QpEndpoint peer) {
+        boolean ok = true;
+        for (int i = 0; i < options.iterations() && ok; i++) {
+            ok = receiveMessage(i, CLIENT) && sendMessage(i, SERVER);
+        }
+        int last = options.iterations();
+        ok = ok && receiveMessage(last, CLIENT);
+        if (ok) {
+            // By now the client has written into the shared region and read it back.
+            ok = matches(rdma, last + 1, CLIENT);
+            if (ok) {
+                bytesVerified += size;
+                out.printf("pingpong: the client's RDMA WRITE of %,d bytes arrived intact%n", size);
+            } else {
+                out.println("pingpong: the shared region does not hold what the client wrote");
+            }
+            ok = sendMessage(last, ok ? SERVER : 0) && ok;
+        }
+        if (ok) {
+            out.printf("pingpong: served %,d round trips of %,d bytes%n", options.iterations(), size);
+        }
+        return ok;
+    }
+
+    // ---- messages ------------------------------------------------------------------------------
+
+    private boolean sendMessage(int iteration, int side) {
+        fill(send, iteration, side);
+        qp.postSend(sendWr.wrId(1).signaled(true).buffer(region, send, size).send());
+        return await(WcOpcode.SEND);
+    }
+
+    /** Waits for message {@code iteration} from {@code side}, checks it, and posts the next receive. */
+    private boolean receiveMessage(int iteration, int side) {
+        if (!await(WcOpcode.RECV)) {
+            return false;
+        }
+        WorkCompletion wc = one[0];
+        if (wc.byteLength() != size) {
+            out.printf("pingpong: message %d has %d bytes, expected %d%n", iteration, wc.byteLength(), size);
+            return false;
+        }
+        if (!matches(receive, iteration, side)) {
+            out.printf("pingpong: message %d has other bytes than sent%n", iteration);
+            return false;
+        }
+        bytesVerified += size;
+        postReceive(iteration + 1);
+        return true;
+    }
+
+    private void postReceive(long id) {
+        qp.postRecv(recvWr.wrId(id).buffer(region, receive, size));
+    }
+
+    /** Polls until one completion arrives; it must be a success of the expected kind. */
+    private boolean await(WcOpcode expected) {
+        long end = System.nanoTime() + COMPLETION_TIMEOUT_NS;
+        while (cq.poll(one) == 0) {
+            if (System.nanoTime() - end > 0) {
+                out.println("pingpong: no completion within " + COMPLETION_TIMEOUT_NS / 1_000_000_000 + " s waiting for " + expected);
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        WorkCompletion wc = one[0];
+        if (wc.status() != WcStatus.SUCCESS || wc.opcode() != expected) {
+            out.println("pingpong: expected a successful " + expected + ", got " + wc);
+            return false;
+        }
+        return true;
+    }
+
+    // ---- patterns ------------------------------------------------------------------------------
+
+    /** Message {@code iteration} from {@code side}: bytes no other message has at the same offset. */
+    private static byte pattern(int iteration, int side, long offset) {
+        long v = (iteration + 1L) * 0x9E3779B97F4A7C15L + side * 0xC2B2AE3D27D4EB4FL + (offset >>> 3) * 0x165667B19E3779F9L;
+        return (byte) (v >>> (8 * (offset & 7)));
+    }
+
+    private void fill(long at, int iteration, int side) {
+        for (long j = 0; j < size; j++) {
+            buffer.set(ValueLayout.JAVA_BYTE, at + j, pattern(iteration, side, j));
+        }
+    }
+
+    private boolean matches(long at, int iteration, int side) {
+        for (long j = 0; j < size; j++) {
+            if (buffer.get(ValueLayout.JAVA_BYTE, at + j) != pattern(iteration, side, j)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private void close() {
+        for (AutoCloseable c : new AutoCloseable[] {qp, shared, region, cq, pd, ctx}) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    out.println("pingpong: closing " + c + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+}
