@@ -11,6 +11,8 @@ import dev.verbs4j.DeviceContext;
 import dev.verbs4j.Errno;
 import dev.verbs4j.Gid;
 import dev.verbs4j.OdpCapabilities;
+import dev.verbs4j.OdpCapability;
+import dev.verbs4j.OdpTransportCapability;
 import dev.verbs4j.PortAttributes;
 import dev.verbs4j.PortState;
 import dev.verbs4j.ProtectionDomain;
@@ -20,6 +22,7 @@ import dev.verbs4j.softroce.engine.DeviceLimits;
 import dev.verbs4j.spi.Resource;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,6 +36,15 @@ final class SoftContext extends Resource implements DeviceContext {
             | DeviceCapability.MEM_MGT_EXTENSIONS.value()
             | DeviceCapability.FLUSH_GLOBAL.value() | DeviceCapability.FLUSH_PERSISTENT.value()
             | DeviceCapability.ATOMIC_WRITE.value();
+
+    /** On-Demand Paging as the kernel rxe offers it since 6.16: RC with FLUSH and ATOMIC WRITE, UD; no implicit ODP. */
+    static final OdpCapabilities ODP = new OdpCapabilities(EnumSet.of(OdpCapability.SUPPORT),
+            EnumSet.of(OdpTransportCapability.SEND, OdpTransportCapability.RECV, OdpTransportCapability.WRITE,
+                    OdpTransportCapability.READ, OdpTransportCapability.ATOMIC, OdpTransportCapability.SRQ_RECV,
+                    OdpTransportCapability.FLUSH, OdpTransportCapability.ATOMIC_WRITE),
+            EnumSet.noneOf(OdpTransportCapability.class),
+            EnumSet.of(OdpTransportCapability.SEND, OdpTransportCapability.RECV, OdpTransportCapability.SRQ_RECV),
+            EnumSet.noneOf(OdpTransportCapability.class));
 
     private static final AtomicInteger PD_HANDLES = new AtomicInteger(1);
 
@@ -57,7 +69,7 @@ final class SoftContext extends Resource implements DeviceContext {
         return new DeviceAttributes("verbs4j-soft 0.1", device.guid(), device.guid(), l.maxMrSize(), 0xfffff000L,
                 0xFFFFFF, 0, 1, l.maxQp(), l.maxQpWr(), CAPABILITIES, l.maxSge(), l.maxSgeRd(), l.maxCq(), l.maxCqe(),
                 l.maxMr(), l.maxPd(), l.maxQpRdAtom(), l.maxQpInitRdAtom(), AtomicCapability.GLOB, l.maxMw(), l.maxSrq(),
-                l.maxSrqWr(), l.maxSrqSge(), 1, l.maxAh(), 1, OdpCapabilities.NONE, l.maxInlineData());
+                l.maxSrqWr(), l.maxSrqSge(), 1, l.maxAh(), 1, ODP, l.maxInlineData());
     }
 
     @Override

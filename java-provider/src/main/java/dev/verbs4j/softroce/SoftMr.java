@@ -24,6 +24,10 @@ final class SoftMr extends Resource implements MemoryRegion, MemoryObjectHolder 
         this.region = region;
     }
 
+    dev.verbs4j.softroce.engine.DeviceEngine engine() {
+        return pd.context.engine;
+    }
+
     @Override
     public MemoryObject memoryObject() {
         return region;

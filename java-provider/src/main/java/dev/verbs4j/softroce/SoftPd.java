@@ -81,9 +81,6 @@ final class SoftPd extends Resource implements ProtectionDomain {
         if (remoteWriteLike && (mask & Access.LOCAL_WRITE.value()) == 0) {
             throw new VerbsException(Errno.EINVAL, "remote write or atomic access needs LOCAL_WRITE (IBTA 10.6.3.1)");
         }
-        if ((mask & Access.ON_DEMAND.value()) != 0) {
-            throw new VerbsException(Errno.EOPNOTSUPP, "the soft device does not offer On-Demand Paging yet");
-        }
         if ((mask & Access.FLUSH_PERSISTENT.value()) != 0 && !memory.isMapped()) {
             // As the kernel allows persistence only on pmem: here it needs a mapped file.
             throw new VerbsException(Errno.EINVAL, "FLUSH_PERSISTENT needs persistent memory: register a mapped file");
@@ -93,6 +90,8 @@ final class SoftPd extends Resource implements ProtectionDomain {
     @Override
     public MemoryRegion registerImplicitOnDemand(Set<Access> access) {
         ensureOpen();
+        // One region over the whole address space would need the JVM to hand out every
+        // address as a segment; the device reports IBV_ODP_SUPPORT_IMPLICIT unset.
         throw new VerbsException(Errno.EOPNOTSUPP, "the soft device does not offer implicit On-Demand Paging");
     }
 
@@ -119,7 +118,39 @@ final class SoftPd extends Resource implements ProtectionDomain {
     @Override
     public void adviseMr(MrAdvice advice, int flags, ScatterGatherList sges) {
         ensureOpen();
-        throw new VerbsException(Errno.EOPNOTSUPP, "advise_mr needs On-Demand Paging, which the soft device does not offer yet");
+        if (sges.count() == 0 || (flags & ~MrAdvice.FLAG_FLUSH) != 0) {
+            throw new VerbsException(Errno.EINVAL, "advise_mr needs at least one range and only FLAG_FLUSH");
+        }
+        var engine = context.engine;
+        engine.lock().lock();
+        try {
+            // Check every range before acting on any, as a failed call changes nothing.
+            for (int i = 0; i < sges.count(); i++) {
+                odpRange(engine.memory(), sges, i);
+            }
+            for (int i = 0; i < sges.count(); i++) {
+                Region r = odpRange(engine.memory(), sges, i);
+                long offset = engine.memory().offset();
+                if (advice != MrAdvice.PREFETCH_NO_FAULT) {
+                    r.odp().prefetch(offset, sges.length(i));
+                }
+            }
+        } finally {
+            engine.lock().unlock();
+        }
+        // Prefetch completes before the call returns whether or not FLAG_FLUSH asked for
+        // it: the asynchronous form is allowed to finish early.
+    }
+
+    private Region odpRange(dev.verbs4j.softroce.memory.MemoryTable memory, ScatterGatherList sges, int i) {
+        if (memory.checkLocal(sges.lkey(i), handle, sges.address(i), sges.length(i), false) != dev.verbs4j.softroce.memory.KeyCheck.OK) {
+            throw new VerbsException(Errno.EINVAL, "advise_mr range " + i + " is not inside a region of this PD");
+        }
+        Region r = memory.region();
+        if (r.odp() == null) {
+            throw new VerbsException(Errno.EINVAL, "advise_mr range " + i + " is in a region that is not on-demand");
+        }
+        return r;
     }
 
     @Override

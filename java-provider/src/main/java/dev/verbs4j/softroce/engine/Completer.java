@@ -313,9 +313,6 @@ final class Completer {
             qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, true);
             var region = qp.device.memory().region();
             long at = qp.device.memory().offset() + skip;
-            if (region.odp() != null) {
-                region.odp().touch(at, n);
-            }
             region.copyIn(at, packet, from, n);
             from += n;
             left -= n;

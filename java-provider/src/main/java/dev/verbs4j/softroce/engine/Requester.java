@@ -266,9 +266,6 @@ final class Requester {
             qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, false);
             var region = qp.device.memory().region();
             long at = qp.device.memory().offset() + skip;
-            if (region.odp() != null) {
-                region.odp().touch(at, n);
-            }
             region.copyOut(at, packet, target, n);
             target += n;
             left -= n;

@@ -365,9 +365,6 @@ final class Responder {
             }
             Region region = memory.region();
             long at = memory.offset() + skip;
-            if (region.odp() != null) {
-                region.odp().touch(at, n);
-            }
             region.copyIn(at, packet, from, n);
             from += n;
             left -= n;
@@ -413,9 +410,6 @@ final class Responder {
             return;
         }
         if (payload > 0) {
-            if (writeRegion.odp() != null) {
-                writeRegion.odp().touch(writeOffset, payload);
-            }
             writeRegion.copyIn(writeOffset, p.segment(), p.payloadOffset(), payload);
             writeOffset += payload;
             writeRemaining -= payload;
@@ -484,9 +478,6 @@ final class Responder {
                 b.aeth().init(ACK, msn);
             }
             if (payload > 0) {
-                if (region.odp() != null) {
-                    region.odp().touch(offset, payload);
-                }
                 region.copyOut(offset, qp.device.txSegment(), b.payloadOffset(), payload);
             }
             qp.device.transmit(qp, payload);
@@ -510,9 +501,6 @@ final class Responder {
             // IBA A19.4.2 / rxe: a misaligned atomic is an invalid request.
             classC(Aeth.NAK_INVALID_REQUEST, psn);
             return;
-        }
-        if (memory.region().odp() != null) {
-            memory.region().odp().touch(memory.offset(), 8);
         }
         long original;
         if (p.opcode() == Opcodes.RC_COMPARE_SWAP) {
@@ -540,9 +528,6 @@ final class Responder {
         if (((target.address() + offset) & 7) != 0) {
             classC(Aeth.NAK_INVALID_REQUEST, psn);
             return;
-        }
-        if (memory.region().odp() != null) {
-            memory.region().odp().touch(memory.offset(), 8);
         }
         long value = p.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, p.payloadOffset());
         // One 64-bit release store, after everything this QP placed before it.

@@ -3,13 +3,16 @@ package dev.verbs4j.softroce.memory;
 /**
  * Page presence of an On-Demand Paging region, in 4 KiB pages: the transport faults pages
  * in when it first touches them, invalidation takes them away, prefetch brings them in
- * ahead of time. Counters record each.
+ * ahead of time. The map is two-level and allocated as it is touched, so registering a
+ * region costs the same whatever its size (a 64 GiB region starts with a 32 KiB table).
  */
 public final class OdpState {
     /** Page size of the presence map. */
     public static final int PAGE_SHIFT = 12;
+    private static final int CHUNK_PAGES_SHIFT = 12;          // 4096 pages (16 MiB) per chunk
+    private static final int WORDS_PER_CHUNK = (1 << CHUNK_PAGES_SHIFT) / 64;
 
-    private final long[] present;
+    private final long[][] chunks;
     private final long pageCount;
     private long faults;
     private long presentPages;
@@ -18,7 +21,7 @@ public final class OdpState {
 
     OdpState(long byteSize) {
         this.pageCount = (byteSize + (1L << PAGE_SHIFT) - 1) >>> PAGE_SHIFT;
-        this.present = new long[(int) ((pageCount + 63) >>> 6)];
+        this.chunks = new long[(int) ((pageCount + (1L << CHUNK_PAGES_SHIFT) - 1) >>> CHUNK_PAGES_SHIFT)][];
     }
 
     /** Marks the pages of {@code [offset, offset + length)} present, counting a fault for each that was not. */
@@ -26,29 +29,33 @@ public final class OdpState {
         faults += markPresent(offset, length);
     }
 
-    /** Prefetch: like {@link #touch} but counted as prefetched pages. */
+    /** Prefetch: like {@link #touch} but counted as prefetched pages; returns how many came in. */
     public long prefetch(long offset, long length) {
         long added = markPresent(offset, length);
         prefetches += added;
         return added;
     }
 
-    /** Drops the pages of a range (an MMU-notifier style invalidation). */
+    /** Drops the pages of a range (what the kernel's MMU notifier does on reclaim or unmap). */
     public void invalidate(long offset, long length) {
+        invalidations++;
         if (length <= 0) {
             return;
         }
-        long first = offset >>> PAGE_SHIFT;
         long last = Math.min(pageCount - 1, (offset + length - 1) >>> PAGE_SHIFT);
-        for (long p = first; p <= last; p++) {
+        for (long p = offset >>> PAGE_SHIFT; p <= last; p++) {
+            long[] chunk = chunks[(int) (p >>> CHUNK_PAGES_SHIFT)];
+            if (chunk == null) {
+                p = ((p >>> CHUNK_PAGES_SHIFT) + 1 << CHUNK_PAGES_SHIFT) - 1;
+                continue;
+            }
+            int word = (int) ((p >>> 6) & (WORDS_PER_CHUNK - 1));
             long bit = 1L << (p & 63);
-            int word = (int) (p >>> 6);
-            if ((present[word] & bit) != 0) {
-                present[word] &= ~bit;
+            if ((chunk[word] & bit) != 0) {
+                chunk[word] &= ~bit;
                 presentPages--;
             }
         }
-        invalidations++;
     }
 
     /** Whether every page of the range is present. */
@@ -58,7 +65,8 @@ public final class OdpState {
         }
         long last = Math.min(pageCount - 1, (offset + length - 1) >>> PAGE_SHIFT);
         for (long p = offset >>> PAGE_SHIFT; p <= last; p++) {
-            if ((present[(int) (p >>> 6)] & (1L << (p & 63))) == 0) {
+            long[] chunk = chunks[(int) (p >>> CHUNK_PAGES_SHIFT)];
+            if (chunk == null || (chunk[(int) ((p >>> 6) & (WORDS_PER_CHUNK - 1))] & (1L << (p & 63))) == 0) {
                 return false;
             }
         }
@@ -72,10 +80,15 @@ public final class OdpState {
         long added = 0;
         long last = Math.min(pageCount - 1, (offset + length - 1) >>> PAGE_SHIFT);
         for (long p = offset >>> PAGE_SHIFT; p <= last; p++) {
+            int c = (int) (p >>> CHUNK_PAGES_SHIFT);
+            long[] chunk = chunks[c];
+            if (chunk == null) {
+                chunk = chunks[c] = new long[WORDS_PER_CHUNK];
+            }
+            int word = (int) ((p >>> 6) & (WORDS_PER_CHUNK - 1));
             long bit = 1L << (p & 63);
-            int word = (int) (p >>> 6);
-            if ((present[word] & bit) == 0) {
-                present[word] |= bit;
+            if ((chunk[word] & bit) == 0) {
+                chunk[word] |= bit;
                 added++;
             }
         }

@@ -117,8 +117,14 @@ public final class Region extends MemoryObject {
         return offset >= 0 && len >= 0 && offset <= length && len <= length - offset;
     }
 
-    /** Copies {@code len} bytes from {@code src} into the region at {@code offset} (checked by the caller). */
+    /**
+     * Copies {@code len} bytes from {@code src} into the region at {@code offset} (checked by
+     * the caller). On an On-Demand Paging region the pages are faulted in first.
+     */
     public void copyIn(long offset, MemorySegment src, long srcOffset, long len) {
+        if (odp != null) {
+            odp.touch(offset, len);
+        }
         if (memory != null) {
             MemorySegment.copy(src, srcOffset, memory, offset, len);
             return;
@@ -135,8 +141,11 @@ public final class Region extends MemoryObject {
         }
     }
 
-    /** Copies {@code len} bytes of the region at {@code offset} to {@code dst}. */
+    /** Copies {@code len} bytes of the region at {@code offset} to {@code dst}, faulting ODP pages in. */
     public void copyOut(long offset, MemorySegment dst, long dstOffset, long len) {
+        if (odp != null) {
+            odp.touch(offset, len);
+        }
         if (memory != null) {
             MemorySegment.copy(memory, offset, dst, dstOffset, len);
             return;
@@ -153,8 +162,14 @@ public final class Region extends MemoryObject {
         }
     }
 
-    /** The segment that holds the byte at {@code offset}; see {@link #segmentOffset}. Atomics stay in one page. */
+    /**
+     * The segment that holds the 8 bytes at {@code offset}, for atomics (which stay in one
+     * page); see {@link #segmentOffset}. Faults ODP pages in.
+     */
     public MemorySegment segmentAt(long offset) {
+        if (odp != null) {
+            odp.touch(offset, 8);
+        }
         return memory != null ? memory : pages[(int) ((offset + firstByteOffset) >>> pageShift)];
     }
 
