@@ -5,6 +5,7 @@ import dev.verbs4j.QpType;
 import dev.verbs4j.ScatterGatherList;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WrOpcode;
+import dev.verbs4j.softroce.memory.KeyCheck;
 import dev.verbs4j.softroce.wire.Aeth;
 import dev.verbs4j.softroce.wire.OpcodeTable;
 import dev.verbs4j.softroce.wire.Opcodes;
@@ -272,7 +273,10 @@ final class Completer {
             return;
         }
         w.responseStarted = !endsMessage;
-        scatter(w, p.segment(), p.payloadOffset(), payload);
+        if (!scatter(w, p.segment(), p.payloadOffset(), payload)) {
+            finish(w, WcStatus.LOC_PROT_ERR);
+            return;
+        }
         w.receivedBytes += payload;
         expectedPsn = Psn.next(psn);
         if (endsMessage) {
@@ -289,7 +293,11 @@ final class Completer {
         }
         long original = p.atomicAckEth().originalValue();
         ScatterGatherList sges = w.sges;
-        qp.device.memory().checkLocal(sges.lkey(0), qp.pdHandle, sges.address(0), 8, true);
+        if (qp.device.memory().checkLocal(sges.lkey(0), qp.pdHandle, sges.address(0), 8, true) != KeyCheck.OK) {
+            // The result buffer went away while the atomic was in flight.
+            finish(w, WcStatus.LOC_PROT_ERR);
+            return;
+        }
         var region = qp.device.memory().region();
         long at = qp.device.memory().offset();
         region.segmentAt(at).set(ValueLayout.JAVA_LONG_UNALIGNED, region.segmentOffset(at), original);
@@ -299,7 +307,7 @@ final class Completer {
     }
 
     /** Places read data into the request's scatter list at its current offset. */
-    private void scatter(Wqe w, MemorySegment packet, long from, int length) {
+    private boolean scatter(Wqe w, MemorySegment packet, long from, int length) {
         long skip = w.receivedBytes;
         int left = length;
         ScatterGatherList sges = w.sges;
@@ -310,7 +318,9 @@ final class Completer {
                 continue;
             }
             int n = (int) Math.min(len - skip, left);
-            qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, true);
+            if (qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, true) != KeyCheck.OK) {
+                return false;
+            }
             var region = qp.device.memory().region();
             long at = qp.device.memory().offset() + skip;
             region.copyIn(at, packet, from, n);
@@ -318,6 +328,7 @@ final class Completer {
             left -= n;
             skip = 0;
         }
+        return true;
     }
 
     private void finish(Wqe w, WcStatus status) {

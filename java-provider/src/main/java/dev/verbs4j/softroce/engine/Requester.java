@@ -59,7 +59,7 @@ final class Requester {
         }
         SendQueue sq = qp.sq;
         int work = 0;
-        while (work < BUDGET && sq.next != sq.tail()) {
+        while (work < BUDGET && sq.next != sq.tail() && qp.state != dev.verbs4j.QpState.ERR) {
             Wqe w = sq.at(sq.next);
             if (w.state == Wqe.DONE) {
                 sq.next++;
@@ -185,7 +185,14 @@ final class Requester {
             int qkey = (w.remoteQkey & 0x80000000) != 0 ? qp.qkey : w.remoteQkey;
             b.deth().init(qkey, qp.qpn);
         }
-        gather(w, b.payloadOffset(), payload);
+        if (!gather(w, b.payloadOffset(), payload)) {
+            // A local region went away while the message was being sent.
+            w.status = WcStatus.LOC_PROT_ERR;
+            w.state = Wqe.DONE;
+            qp.sq.next++;
+            qp.enterError(null);
+            return;
+        }
         if (qp.type == QpType.UD) {
             qp.device.transmitTo(qp, (AddressTarget) w.ah, payload);
         } else {
@@ -247,11 +254,11 @@ final class Requester {
     }
 
     /** Copies {@code length} bytes of the message, from {@code w.sentBytes} on, to the packet. */
-    private void gather(Wqe w, long target, int length) {
+    private boolean gather(Wqe w, long target, int length) {
         MemorySegment packet = qp.device.txSegment();
         if (w.isInline) {
             MemorySegment.copy(w.inline, w.sentBytes, packet, target, length);
-            return;
+            return true;
         }
         long skip = w.sentBytes;
         int left = length;
@@ -263,7 +270,9 @@ final class Requester {
                 continue;
             }
             int n = (int) Math.min(len - skip, left);
-            qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, false);
+            if (qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, false) != KeyCheck.OK) {
+                return false;
+            }
             var region = qp.device.memory().region();
             long at = qp.device.memory().offset() + skip;
             region.copyOut(at, packet, target, n);
@@ -271,6 +280,7 @@ final class Requester {
             left -= n;
             skip = 0;
         }
+        return true;
     }
 
     private void sendReadRequest(Wqe w) {

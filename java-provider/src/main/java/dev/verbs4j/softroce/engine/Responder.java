@@ -50,6 +50,7 @@ final class Responder {
     private long receiveOffset;
 
     private Region writeRegion;
+    private int writeRkey;
     private long writeOffset;
     private long writeRemaining;
     private long writeLength;
@@ -388,12 +389,13 @@ final class Responder {
         if (first) {
             long length = Integer.toUnsignedLong(p.reth().dmaLength());
             if (length > (1L << 31)) {
-                classC(Aeth.NAK_INVALID_REQUEST, psn);
+                invalidRequest(psn);
                 return;
             }
             writeLength = length;
             writeRemaining = length;
             writeRegion = null;
+            writeRkey = p.reth().rkey();
             if (length > 0) {
                 MemoryTable memory = qp.device.memory();
                 int code = memory.checkRemote(p.reth().rkey(), qp.pdHandle, qp.qpn, p.reth().va(), length, REMOTE_RIGHTS_WRITE);
@@ -406,7 +408,12 @@ final class Responder {
             }
         }
         if (payload > writeRemaining || (last && payload != writeRemaining)) {
-            classC(Aeth.NAK_INVALID_REQUEST, psn);
+            invalidRequest(psn);
+            return;
+        }
+        if (payload > 0 && !first && !stillValid(writeRegion, writeRkey)) {
+            // Deregistered or invalidated while the message was arriving (rxe rechecks too).
+            remoteAccessError(psn);
             return;
         }
         if (payload > 0) {
@@ -599,8 +606,8 @@ final class Responder {
             return;
         }
         ResponderResource r = findResource(psn);
-        if (r == null) {
-            return; // class D: nothing to replay, drop
+        if (r == null || r.type != resourceKind(p)) {
+            return; // class D: nothing (of this kind) to replay, drop
         }
         switch (r.type) {
             case ResponderResource.READ -> {
@@ -616,6 +623,19 @@ final class Responder {
             default -> {
             }
         }
+    }
+
+    private static int resourceKind(PacketView p) {
+        if (p.has(OpcodeTable.READ)) {
+            return ResponderResource.READ;
+        }
+        if (p.has(OpcodeTable.ATOMIC)) {
+            return ResponderResource.ATOMIC;
+        }
+        if (p.has(OpcodeTable.ATOMIC_WRITE)) {
+            return ResponderResource.ATOMIC_WRITE;
+        }
+        return p.has(OpcodeTable.FLUSH) ? ResponderResource.FLUSH : ResponderResource.FREE;
     }
 
     private ResponderResource findResource(int psn) {
@@ -692,6 +712,27 @@ final class Responder {
             abandonMessage();
             ePsn = Psn.next(psn);
         }
+    }
+
+    /** A malformed request: class C on RC (NAK and error), a dropped message on UC (class D1). */
+    private void invalidRequest(int psn) {
+        if (qp.type == QpType.RC) {
+            classC(Aeth.NAK_INVALID_REQUEST, psn);
+        } else {
+            dropMessage = true;
+            abandonMessage();
+            ePsn = Psn.next(psn);
+        }
+    }
+
+    /** Whether the region a message started on is still the valid target of its key. */
+    private boolean stillValid(Region region, int rkey) {
+        var o = qp.device.memory().lookup(rkey);
+        if (o == region) {
+            return region.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID;
+        }
+        return o instanceof dev.verbs4j.softroce.memory.Window w && w.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID
+                && w.region() == region;
     }
 
     /** Class C (IBTA Table 59): NAK, fail the receive in progress, and move the QP to error. */
