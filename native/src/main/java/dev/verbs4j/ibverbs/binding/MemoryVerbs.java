@@ -45,11 +45,23 @@ public final class MemoryVerbs {
     public static native ibv_mr ibv_reg_mr(ibv_pd pd, Pointer addr, @Cast("size_t") long length, int access);
 
     /**
+     * {@link #ibv_reg_mr} with the start as a plain address (e.g. {@code MemorySegment.address()}),
+     * so callers need no {@link Pointer} object; 0 is NULL.
+     */
+    @Name("verbs4j::keep_errno<verbs4j::reg_mr>")
+    public static native ibv_mr ibv_reg_mr(ibv_pd pd, @Cast("void*") long addr, @Cast("size_t") long length, int access);
+
+    /**
      * {@code ibv_reg_mr_iova2}: like {@link #ibv_reg_mr} but remote peers
      * address the region from {@code iova} instead of its virtual address.
      */
     @Name("verbs4j::keep_errno<ibv_reg_mr_iova2>")
     public static native ibv_mr ibv_reg_mr_iova2(ibv_pd pd, Pointer addr, @Cast("size_t") long length,
+            @Cast("uint64_t") long iova, @Cast("unsigned int") int access);
+
+    /** {@link #ibv_reg_mr_iova2} with the start as a plain address. */
+    @Name("verbs4j::keep_errno<ibv_reg_mr_iova2>")
+    public static native ibv_mr ibv_reg_mr_iova2(ibv_pd pd, @Cast("void*") long addr, @Cast("size_t") long length,
             @Cast("uint64_t") long iova, @Cast("unsigned int") int access);
 
     /**
@@ -61,6 +73,11 @@ public final class MemoryVerbs {
      */
     @Name("verbs4j::keep_errno<ibv_rereg_mr>")
     public static native int ibv_rereg_mr(ibv_mr mr, int flags, ibv_pd pd, Pointer addr,
+            @Cast("size_t") long length, int access);
+
+    /** {@link #ibv_rereg_mr} with the new start as a plain address (0 when the translation does not change). */
+    @Name("verbs4j::keep_errno<ibv_rereg_mr>")
+    public static native int ibv_rereg_mr(ibv_mr mr, int flags, ibv_pd pd, @Cast("void*") long addr,
             @Cast("size_t") long length, int access);
 
     /** {@code ibv_dereg_mr}: 0 or an errno value (EBUSY while windows are bound to it). */

@@ -115,6 +115,12 @@ public final class PostSendVerbs {
     /** {@code ibv_wr_set_inline_data}: data copied into the WQE (IBV_SEND_INLINE semantics; no lkey needed). */
     public static native void ibv_wr_set_inline_data(ibv_qp_ex qp, Pointer addr, @Cast("size_t") long length);
 
+    /**
+     * {@link #ibv_wr_set_inline_data} with the data's address as a plain number, so the post
+     * path needs no {@link Pointer} object per request.
+     */
+    public static native void ibv_wr_set_inline_data(ibv_qp_ex qp, @Cast("void*") long addr, @Cast("size_t") long length);
+
     /** {@code ibv_wr_set_inline_data_list}: several inline buffers. */
     public static native void ibv_wr_set_inline_data_list(ibv_qp_ex qp, @Cast("size_t") long num_buf,
             @Cast("const ibv_data_buf*") ibv_data_buf buf_list);

@@ -64,4 +64,41 @@ final class FakeProvider {
 
     @Name("verbs4j_test::mw_of")
     static native ibv_mw mwOf(@Cast("verbs4j_test::fake_device*") Pointer device);
+
+    // ---- additions for the provider adapter's tests ----
+
+    /** Starts logging every recorded call, one per line. */
+    @Name("verbs4j_test::start_call_log")
+    static native void startCallLog();
+
+    /** Stops logging and returns the calls logged since {@link #startCallLog()}. */
+    @Name("verbs4j_test::take_call_log")
+    static native @Cast("const char*") String takeCallLog();
+
+    @Name("verbs4j_test::mr_of")
+    static native ibv_mr mrOf(@Cast("verbs4j_test::fake_device*") Pointer device);
+
+    @Name("verbs4j_test::ah_of")
+    static native ibv_ah ahOf(@Cast("verbs4j_test::fake_device*") Pointer device);
+
+    @Name("verbs4j_test::channel_of")
+    static native ibv_comp_channel channelOf(@Cast("verbs4j_test::fake_device*") Pointer device, int fd);
+
+    @Name("verbs4j_test::set_async_fd")
+    static native void setAsyncFd(@Cast("verbs4j_test::fake_device*") Pointer device, int fd);
+
+    @Name("verbs4j_test::enable_window_ops")
+    static native void enableWindowOps(@Cast("verbs4j_test::fake_device*") Pointer device);
+
+    @Name("verbs4j_test::fill_wc")
+    static native void fillWc(ibv_wc wc, @Cast("uint64_t") long wrId, int status, int opcode,
+            @Cast("uint32_t") int vendorErr, @Cast("uint32_t") int byteLen, @Cast("uint32_t") int immData,
+            @Cast("uint32_t") int qpNum, @Cast("uint32_t") int srcQp, @Cast("unsigned int") int wcFlags,
+            @Cast("uint16_t") int pkeyIndex);
+
+    @Name("verbs4j_test::fill_device_attr_ex")
+    static native void fillDeviceAttrEx(ibv_device_attr_ex attr);
+
+    @Name("verbs4j_test::fill_port_attr")
+    static native void fillPortAttr(ibv_port_attr attr);
 }

@@ -11,18 +11,49 @@
 #include <infiniband/verbs.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <endian.h>
 
 namespace verbs4j_test {
 
 inline char last_call[512];
 inline int next_result = 0; /* returned by the fake calls that return int */
 
+/*
+ * Optional log of every recorded call, one per line, for tests that check a
+ * sequence (a post is ibv_wr_start, an operation, its data, ibv_wr_complete).
+ * Off by default; full logs stop growing rather than wrap.
+ */
+inline char call_log[16384];
+inline size_t call_log_used = 0;
+inline bool call_log_on = false;
+
 template <typename... Args>
 inline void record(const char *format, Args... args) {
     snprintf(last_call, sizeof last_call, format, args...);
+    if (call_log_on) {
+        size_t length = strlen(last_call);
+        if (call_log_used + length + 2 <= sizeof call_log) {
+            memcpy(call_log + call_log_used, last_call, length);
+            call_log_used += length;
+            call_log[call_log_used++] = '\n';
+            call_log[call_log_used] = '\0';
+        }
+    }
+}
+
+inline void start_call_log() {
+    call_log_used = 0;
+    call_log[0] = '\0';
+    call_log_on = true;
+}
+
+inline const char *take_call_log() {
+    call_log_on = false;
+    return call_log;
 }
 
 inline const char *take_last_call() { return last_call; }
@@ -184,6 +215,10 @@ struct fake_device {
     struct ibv_qp qp;
     struct ibv_srq srq;
     struct ibv_mw mw;
+    /* Added for the provider adapter's tests: */
+    struct ibv_mr mr;
+    struct ibv_ah ah;
+    struct ibv_comp_channel channel;
 };
 
 inline struct fake_device *new_fake_device() {
@@ -202,6 +237,15 @@ inline struct fake_device *new_fake_device() {
     device->mw.context = &device->context;
     device->mw.pd = &device->pd;
     device->mw.type = IBV_MW_TYPE_1;
+    device->mw.rkey = 0x5500u;
+    device->mr.context = &device->context;
+    device->mr.pd = &device->pd;
+    device->mr.lkey = 0x1111u;
+    device->mr.rkey = 0x2222u;
+    device->ah.context = &device->context;
+    device->ah.pd = &device->pd;
+    device->channel.context = &device->context;
+    device->channel.fd = -1;
     return device;
 }
 
@@ -212,6 +256,113 @@ inline struct ibv_cq *cq_of(struct fake_device *device) { return &device->cq; }
 inline struct ibv_qp *qp_of(struct fake_device *device) { return &device->qp; }
 inline struct ibv_srq *srq_of(struct fake_device *device) { return &device->srq; }
 inline struct ibv_mw *mw_of(struct fake_device *device) { return &device->mw; }
+
+/* ---- additions for the provider adapter's tests ---- */
+
+inline struct ibv_mr *mr_of(struct fake_device *device) { return &device->mr; }
+inline struct ibv_ah *ah_of(struct fake_device *device) { return &device->ah; }
+
+/* The fake's completion channel, reading from `fd`. */
+inline struct ibv_comp_channel *channel_of(struct fake_device *device, int fd) {
+    device->channel.fd = fd;
+    return &device->channel;
+}
+
+inline void set_async_fd(struct fake_device *device, int fd) { device->context.async_fd = fd; }
+
+inline struct fake_device *device_of_pd(struct ibv_pd *pd) {
+    return reinterpret_cast<fake_device *>(reinterpret_cast<char *>(pd) - offsetof(fake_device, pd));
+}
+
+/* alloc_mw hands out the device's one window (with the asked type); dealloc_mw returns `next_result`. */
+inline struct ibv_mw *alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type) {
+    record("alloc_mw type=%d", (int)type);
+    struct fake_device *device = device_of_pd(pd);
+    device->mw.type = type;
+    return &device->mw;
+}
+
+inline int dealloc_mw(struct ibv_mw *mw) {
+    record("dealloc_mw rkey=%x", mw->rkey);
+    return next_result;
+}
+
+/* Adds memory-window verbs to the device's ops (new_fake_device leaves alloc_mw NULL). */
+inline void enable_window_ops(struct fake_device *device) {
+    device->context.ops.alloc_mw = alloc_mw;
+    device->context.ops.dealloc_mw = dealloc_mw;
+}
+
+/* Writes one work completion as a provider would. */
+inline void fill_wc(struct ibv_wc *wc, uint64_t wr_id, int status, int opcode, uint32_t vendor_err, uint32_t byte_len,
+                    uint32_t imm_data, uint32_t qp_num, uint32_t src_qp, unsigned int wc_flags, uint16_t pkey_index) {
+    memset(wc, 0, sizeof *wc);
+    wc->wr_id = wr_id;
+    wc->status = (enum ibv_wc_status)status;
+    wc->opcode = (enum ibv_wc_opcode)opcode;
+    wc->vendor_err = vendor_err;
+    wc->byte_len = byte_len;
+    wc->imm_data = imm_data;
+    wc->qp_num = qp_num;
+    wc->src_qp = src_qp;
+    wc->wc_flags = wc_flags;
+    wc->pkey_index = pkey_index;
+}
+
+/* Device attributes with a distinct value in every field the adapter maps. */
+inline void fill_device_attr_ex(struct ibv_device_attr_ex *attr) {
+    memset(attr, 0, sizeof *attr);
+    struct ibv_device_attr *a = &attr->orig_attr;
+    snprintf(a->fw_ver, sizeof a->fw_ver, "%s", "1.2.3");
+    a->node_guid = htobe64(0x0123456789abcdefull);
+    a->sys_image_guid = htobe64(0xfedcba9876543210ull);
+    a->max_mr_size = 0xffffffffffffffffull;
+    a->page_size_cap = 0xfffff000ull;
+    a->vendor_id = 0xffffff;
+    a->vendor_part_id = 0x1234;
+    a->hw_ver = 7;
+    a->max_qp = 1001;
+    a->max_qp_wr = 1002;
+    a->device_cap_flags = IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2B;
+    a->max_sge = 1003;
+    a->max_sge_rd = 1004;
+    a->max_cq = 1005;
+    a->max_cqe = 1006;
+    a->max_mr = 1007;
+    a->max_pd = 1008;
+    a->max_qp_rd_atom = 1009;
+    a->max_qp_init_rd_atom = 1010;
+    a->atomic_cap = IBV_ATOMIC_HCA;
+    a->max_mw = 1011;
+    a->max_srq = 1012;
+    a->max_srq_wr = 1013;
+    a->max_srq_sge = 1014;
+    a->max_pkeys = 0xffff;
+    a->max_ah = 1015;
+    a->phys_port_cnt = 1;
+    attr->device_cap_flags_ex = IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2B | (1ull << 38) | (1ull << 39)
+                                | (1ull << 40);
+    attr->odp_caps.general_caps = IBV_ODP_SUPPORT;
+    attr->odp_caps.per_transport_caps.rc_odp_caps = IBV_ODP_SUPPORT_SEND | (1u << 6) | (1u << 7);
+    attr->odp_caps.per_transport_caps.uc_odp_caps = IBV_ODP_SUPPORT_WRITE;
+    attr->odp_caps.per_transport_caps.ud_odp_caps = IBV_ODP_SUPPORT_RECV;
+    attr->xrc_odp_caps = IBV_ODP_SUPPORT_SRQ_RECV;
+}
+
+/* A RoCE port: active, 4096/1024 MTU, Ethernet link layer. */
+inline void fill_port_attr(struct ibv_port_attr *attr) {
+    memset(attr, 0, sizeof *attr);
+    attr->state = IBV_PORT_ACTIVE;
+    attr->max_mtu = IBV_MTU_4096;
+    attr->active_mtu = IBV_MTU_1024;
+    attr->gid_tbl_len = 16;
+    attr->max_msg_sz = 0x80000000u;
+    attr->pkey_tbl_len = 64;
+    attr->lid = 0;
+    attr->active_width = 2;
+    attr->active_speed = 32;
+    attr->link_layer = IBV_LINK_LAYER_ETHERNET;
+}
 
 /* ---- struct ibv_cq_ex: the extended poll API over `next_result` completions ---- */
 

@@ -1,0 +1,162 @@
+package dev.verbs4j.ibverbs;
+
+import dev.verbs4j.AsyncEvent;
+import dev.verbs4j.AsyncEventType;
+import dev.verbs4j.CompletionChannel;
+import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.Device;
+import dev.verbs4j.DeviceAttributes;
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.Errno;
+import dev.verbs4j.Gid;
+import dev.verbs4j.PortAttributes;
+import dev.verbs4j.ProtectionDomain;
+import dev.verbs4j.VerbsException;
+import dev.verbs4j.ibverbs.binding.CompletionVerbs;
+import dev.verbs4j.ibverbs.binding.DeviceVerbs;
+import dev.verbs4j.ibverbs.binding.FileDescriptors;
+import dev.verbs4j.ibverbs.binding.MemoryVerbs;
+import dev.verbs4j.ibverbs.binding.ibv_comp_channel;
+import dev.verbs4j.ibverbs.binding.ibv_context;
+import dev.verbs4j.ibverbs.binding.ibv_cq;
+import dev.verbs4j.ibverbs.binding.ibv_device_attr_ex;
+import dev.verbs4j.ibverbs.binding.ibv_gid_entry;
+import dev.verbs4j.ibverbs.binding.ibv_port_attr;
+import dev.verbs4j.spi.Resource;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/** An open device ({@code struct ibv_context}). */
+final class IbverbsContext extends Resource implements DeviceContext {
+    private static final int ENODATA = 61;
+    private static final int MAX_PORT = 255;
+
+    final IbverbsDevice device;
+    final ibv_context handle;
+    private final AsyncEvents asyncEvents;
+
+    /** Wraps an open context; the caller made {@code async_fd} non-blocking. */
+    IbverbsContext(IbverbsDevice device, ibv_context handle) {
+        super("device context " + device.name());
+        this.device = device;
+        this.handle = handle;
+        this.asyncEvents = new AsyncEvents(this);
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public synchronized DeviceAttributes queryDevice() {
+        ensureOpen();
+        try (ibv_device_attr_ex attr = new ibv_device_attr_ex()) {
+            NativeErrors.check(DeviceVerbs.ibv_query_device_ex(handle, null, attr), "ibv_query_device_ex");
+            return DeviceMapping.deviceAttributes(attr);
+        }
+    }
+
+    @Override
+    public synchronized PortAttributes queryPort(int port) {
+        ensureOpen();
+        checkPort(port);
+        try (ibv_port_attr attr = new ibv_port_attr()) {
+            NativeErrors.check(DeviceVerbs.ibv_query_port(handle, port, attr), "ibv_query_port(" + port + ")");
+            return DeviceMapping.portAttributes(attr);
+        }
+    }
+
+    /**
+     * A GID table entry through {@code ibv_query_gid_ex}, which returns its error number
+     * itself. An empty slot ({@code ENODATA}) reads as {@link Gid#ZERO}, as
+     * {@code ibv_query_gid} reports it.
+     */
+    @Override
+    public synchronized Gid queryGid(int port, int index) {
+        ensureOpen();
+        checkPort(port);
+        if (index < 0) {
+            throw new VerbsException(Errno.EINVAL, "GID index " + index);
+        }
+        try (ibv_gid_entry entry = new ibv_gid_entry()) {
+            int rc = DeviceVerbs.ibv_query_gid_ex(handle, port, index, entry, 0);
+            if (rc == ENODATA) {
+                return Gid.ZERO;
+            }
+            NativeErrors.check(rc, "ibv_query_gid_ex(port " + port + ", index " + index + ")");
+            return DeviceMapping.gid(entry.gid());
+        }
+    }
+
+    /** Ports are a {@code uint8_t} in libibverbs: reject what the cast would wrap. */
+    private static void checkPort(int port) {
+        if (port < 1 || port > MAX_PORT) {
+            throw new VerbsException(Errno.EINVAL, "port " + port + " (ports count from 1)");
+        }
+    }
+
+    @Override
+    public synchronized ProtectionDomain allocatePd() {
+        ensureOpen();
+        return new IbverbsPd(this, NativeErrors.require(MemoryVerbs.ibv_alloc_pd(handle), "ibv_alloc_pd"));
+    }
+
+    @Override
+    public synchronized CompletionChannel createCompletionChannel() {
+        ensureOpen();
+        ibv_comp_channel channel = NativeErrors.require(CompletionVerbs.ibv_create_comp_channel(handle),
+                "ibv_create_comp_channel");
+        int rc = FileDescriptors.setNonBlocking(channel.fd());
+        if (rc != 0) {
+            CompletionVerbs.ibv_destroy_comp_channel(channel);
+            throw NativeErrors.failure(-rc, "fcntl(channel fd, O_NONBLOCK)");
+        }
+        return new IbverbsChannel(this, channel);
+    }
+
+    @Override
+    public synchronized CompletionQueue createCq(int minEntries, CompletionChannel channel, int vector) {
+        ensureOpen();
+        if (minEntries < 1) {
+            throw new VerbsException(Errno.EINVAL, "CQ size " + minEntries);
+        }
+        IbverbsChannel own = null;
+        if (channel != null) {
+            if (!(channel instanceof IbverbsChannel c) || c.context != this) {
+                throw new VerbsException(Errno.EINVAL, "completion channel belongs to another context");
+            }
+            own = c;
+        }
+        if (own != null) {
+            own.ensureOpen();
+        }
+        ibv_cq cq = NativeErrors.require(CompletionVerbs.ibv_create_cq(handle, minEntries, null,
+                own == null ? null : own.handle, vector), "ibv_create_cq(" + minEntries + ")");
+        try {
+            return new IbverbsCq(this, own, cq);
+        } catch (RuntimeException closedMeanwhile) {
+            CompletionVerbs.ibv_destroy_cq(cq);
+            throw closedMeanwhile;
+        }
+    }
+
+    @Override
+    public Optional<AsyncEvent> nextAsyncEvent(Duration timeout) {
+        return asyncEvents.next(timeout);
+    }
+
+    /** A raw {@code IBV_EVENT_*} number as an event type, or null for one the API does not name. */
+    static AsyncEventType eventType(int value) {
+        return value >= 0 && value < AsyncEventType.values().length ? AsyncEventType.of(value) : null;
+    }
+
+    /** Fails with {@code EBUSY} while a thread waits for async events: their descriptor would close under it. */
+    @Override
+    protected void destroy() {
+        asyncEvents.checkNoWaiter();
+        NativeErrors.checkErrno(DeviceVerbs.ibv_close_device(handle), "ibv_close_device");
+        asyncEvents.free();
+    }
+}

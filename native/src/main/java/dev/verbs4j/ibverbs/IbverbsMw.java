@@ -1,0 +1,90 @@
+package dev.verbs4j.ibverbs;
+
+import dev.verbs4j.Access;
+import dev.verbs4j.Errno;
+import dev.verbs4j.MemoryRegion;
+import dev.verbs4j.MemoryWindow;
+import dev.verbs4j.MwType;
+import dev.verbs4j.QueuePair;
+import dev.verbs4j.VerbsException;
+import dev.verbs4j.ibverbs.binding.IbverbsConstants;
+import dev.verbs4j.ibverbs.binding.MemoryVerbs;
+import dev.verbs4j.ibverbs.binding.ibv_mw;
+import dev.verbs4j.ibverbs.binding.ibv_mw_bind;
+import dev.verbs4j.spi.Resource;
+
+import java.util.Set;
+
+/** A memory window ({@code struct ibv_mw}). */
+final class IbverbsMw extends Resource implements MemoryWindow {
+    final IbverbsPd pd;
+    final ibv_mw handle;
+    private final MwType type;
+    private final ibv_mw_bind bind = new ibv_mw_bind(); // guarded by this
+    private volatile int rkey;
+    private volatile IbverbsMr boundRegion;
+
+    IbverbsMw(IbverbsPd pd, ibv_mw handle, MwType type) {
+        super("memory window", pd);
+        this.pd = pd;
+        this.handle = handle;
+        this.type = type;
+        this.rkey = handle.rkey();
+    }
+
+    @Override
+    public MwType type() {
+        return type;
+    }
+
+    @Override
+    public int rkey() {
+        return rkey;
+    }
+
+    /** The region the last bind posted by this process put the window on, or null. */
+    IbverbsMr boundRegion() {
+        return boundRegion;
+    }
+
+    /**
+     * {@code ibv_bind_mw}: the provider posts the bind and steps the key's low byte
+     * ({@code ibv_inc_rkey}); the new key is read back from {@code mw->rkey}. A region is
+     * required even for a zero-length (invalidating) bind: rxe's provider reads its lkey.
+     */
+    @Override
+    public synchronized int bind(QueuePair qp, long wrId, boolean signaled, MemoryRegion region, long address,
+                                 long length, Set<Access> access) {
+        ensureOpen();
+        if (type != MwType.TYPE_1) {
+            throw new VerbsException(Errno.EINVAL, "ibv_bind_mw binds type 1 windows; bind type 2 with a BIND_MW work request");
+        }
+        if (!(qp instanceof IbverbsQp queuePair)) {
+            throw new VerbsException(Errno.EINVAL, "the queue pair belongs to another provider");
+        }
+        if (!(region instanceof IbverbsMr mr)) {
+            throw new VerbsException(Errno.EINVAL, region == null
+                    ? "a bind needs the region (also a zero-length one)" : "the region belongs to another provider");
+        }
+        bind.wr_id(wrId).send_flags(signaled ? IbverbsConstants.IBV_SEND_SIGNALED : 0);
+        bind.bind_info().mr(mr.handle).addr(address).length(length).mw_access_flags(Access.toMask(access));
+        queuePair.bindType1(handle, bind);
+        rkey = handle.rkey();
+        boundRegion = length == 0 ? null : mr;
+        return rkey;
+    }
+
+    /** A BIND_MW work request was posted for this (type 2) window. */
+    void bindPosted(int newRkey, IbverbsMr region, long length) {
+        rkey = newRkey;
+        boundRegion = length == 0 ? null : region;
+    }
+
+    @Override
+    protected void destroy() {
+        NativeErrors.check(MemoryVerbs.ibv_dealloc_mw(handle), "ibv_dealloc_mw");
+        pd.windowClosed(this);
+        boundRegion = null;
+        bind.close();
+    }
+}

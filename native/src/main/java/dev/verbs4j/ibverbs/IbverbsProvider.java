@@ -1,0 +1,63 @@
+package dev.verbs4j.ibverbs;
+
+import dev.verbs4j.Device;
+import dev.verbs4j.spi.VerbsProvider;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The {@code ibverbs} provider: the kernel's RDMA devices (e.g. {@code rxe0}) through
+ * libibverbs. Discovery never throws: where the JNI library or libibverbs cannot load, or
+ * {@code ibv_get_device_list} fails (a kernel without the RDMA subsystem answers NULL with
+ * {@code ENOSYS}), the provider lists no device and {@link #unavailableReason()} says why.
+ * Each call asks libibverbs again, so devices created after start-up appear.
+ */
+public final class IbverbsProvider implements VerbsProvider {
+    /** The provider name. */
+    public static final String NAME = "ibverbs";
+
+    private final Supplier<DeviceList> discovery;
+
+    public IbverbsProvider() {
+        // A lambda, not a method reference: NativeDiscovery (and with it the binding and
+        // JavaCPP) is resolved only when the lambda runs, inside discover()'s try.
+        this(() -> NativeDiscovery.listDevices());
+    }
+
+    /** A provider whose device list comes from {@code discovery} (tests). */
+    IbverbsProvider(Supplier<DeviceList> discovery) {
+        this.discovery = discovery;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<Device> devices() {
+        return discover().devices();
+    }
+
+    @Override
+    public Optional<String> unavailableReason() {
+        return discover().reason();
+    }
+
+    private DeviceList discover() {
+        try {
+            return discovery.get();
+        } catch (LinkageError | RuntimeException e) {
+            // UnsatisfiedLinkError, ExceptionInInitializerError and NoClassDefFoundError are
+            // LinkageErrors: the JNI library, libibverbs.so.1 or JavaCPP could not be loaded.
+            return DeviceList.unavailable("the libibverbs binding cannot be loaded: " + e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

@@ -1,0 +1,230 @@
+package dev.verbs4j.ibverbs;
+
+import dev.verbs4j.Errno;
+import dev.verbs4j.ScatterGatherList;
+import dev.verbs4j.SendFlag;
+import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.VerbsException;
+import dev.verbs4j.WrOpcode;
+import dev.verbs4j.ibverbs.binding.PostSendVerbs;
+import dev.verbs4j.ibverbs.binding.ibv_mw_bind_info;
+import dev.verbs4j.ibverbs.binding.ibv_qp_ex;
+import dev.verbs4j.ibverbs.binding.ibv_sge;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.LongPointer;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One send work request as one {@code ibv_wr_start} / {@code ibv_wr_<op>} /
+ * data / {@code ibv_wr_complete} batch on an extended queue pair. The request is checked
+ * before the batch opens (an operation the queue pair was not created for would call a
+ * function pointer the provider left NULL). The native objects it posts from (gather
+ * array, bind info, ATOMIC WRITE operand, inline staging) are allocated once, so a post
+ * allocates nothing. Not thread-safe: the queue pair serializes posts.
+ */
+final class SendPoster {
+    /** All of user space as one segment, for copying inline pieces between native addresses. */
+    private static final MemorySegment ADDRESS_SPACE = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    private final ibv_qp_ex qp;
+    private final long sendOpsFlags;
+    private final boolean datagram;
+    private final int maxSge;
+    private final int maxInline;
+    private final ibv_sge sges;
+    private final ibv_mw_bind_info bindInfo = new ibv_mw_bind_info();
+    private final LongPointer atomicOperand = new LongPointer(1);
+    private final BytePointer inlineStaging;
+
+    /**
+     * @param sendOpsFlags the {@code IBV_QP_EX_WITH_*} operations the queue pair was created with
+     * @param datagram     whether it is a UD queue pair (every send names an address handle)
+     */
+    SendPoster(ibv_qp_ex qp, long sendOpsFlags, boolean datagram, int maxSge, int maxInline) {
+        this.qp = qp;
+        this.sendOpsFlags = sendOpsFlags;
+        this.datagram = datagram;
+        this.maxSge = maxSge;
+        this.maxInline = maxInline;
+        this.sges = new ibv_sge(Math.max(1, maxSge));
+        this.inlineStaging = new BytePointer(Math.max(1, maxInline));
+    }
+
+    /**
+     * Posts {@code wr}.
+     *
+     * @throws VerbsException {@code EINVAL} for an operation the queue pair was not created
+     *         for, too many entries, inline data longer than the queue pair's limit, or a UD
+     *         send without an address handle; {@code EOPNOTSUPP} for REG_MR; otherwise the
+     *         error {@code ibv_wr_complete} returns (nothing of the request was posted)
+     */
+    void post(SendWorkRequest wr) {
+        WrOpcode op = wr.opcode();
+        checkOperation(op);
+        boolean inline = carriesPayload(op) && SendFlag.INLINE.isSet(wr.flags());
+        checkData(wr.sges(), op, inline);
+        IbverbsAh ah = datagram ? addressHandle(wr) : null;
+        IbverbsMw window = op == WrOpcode.BIND_MW ? window(wr) : null;
+        IbverbsMr region = op == WrOpcode.BIND_MW ? boundRegion(wr) : null;
+
+        PostSendVerbs.ibv_wr_start(qp);
+        boolean ended = false;
+        try {
+            // INLINE only where the data is set inline: rxe's kernel side reads the request's
+            // data from the inline area whenever the flag is set.
+            qp.wr_id(wr.wrId()).wr_flags(inline ? wr.flags() : wr.flags() & ~SendFlag.INLINE.value());
+            operation(wr, op, window, region);
+            if (inline) {
+                inlineData(wr.sges());
+            } else if (usesGatherList(op)) {
+                gatherList(wr.sges());
+            }
+            if (ah != null) {
+                PostSendVerbs.ibv_wr_set_ud_addr(qp, ah.handle, wr.remoteQpn(), wr.remoteQkey());
+            }
+            int rc = PostSendVerbs.ibv_wr_complete(qp);
+            ended = true;
+            if (rc != 0) {
+                throw NativeErrors.failure(rc < 0 ? -rc : rc, "ibv_wr_complete (" + op + ")");
+            }
+        } finally {
+            if (!ended) {
+                PostSendVerbs.ibv_wr_abort(qp);
+            }
+        }
+        if (window != null) {
+            window.bindPosted(wr.newKey(), region, wr.bindLength());
+        }
+    }
+
+    private void checkOperation(WrOpcode op) {
+        if (op == WrOpcode.REG_MR) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "libibverbs has no user-space fast registration");
+        }
+        if ((sendOpsFlags & QpFactory.sendOpsFlag(op)) == 0) {
+            throw new VerbsException(Errno.EINVAL, "the queue pair was not created for " + op
+                    + " (QpInitAttributes.allow)");
+        }
+    }
+
+    private void checkData(ScatterGatherList list, WrOpcode op, boolean inline) {
+        if (inline) {
+            long total = list.totalLength();
+            if (total > maxInline) {
+                throw new VerbsException(Errno.EINVAL, "inline data of " + total + " bytes exceeds the queue pair's "
+                        + maxInline);
+            }
+        } else if (usesGatherList(op) && list.count() > maxSge) {
+            throw new VerbsException(Errno.EINVAL, list.count() + " gather entries exceed the queue pair's " + maxSge);
+        }
+    }
+
+    /** Operations whose data may be inline: sends and writes. */
+    private static boolean carriesPayload(WrOpcode op) {
+        return op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.SEND_WITH_INV
+                || op == WrOpcode.RDMA_WRITE || op == WrOpcode.RDMA_WRITE_WITH_IMM;
+    }
+
+    /** Operations with a local gather (or, for reads and atomics, scatter) list. */
+    private static boolean usesGatherList(WrOpcode op) {
+        return carriesPayload(op) || op == WrOpcode.RDMA_READ || op == WrOpcode.ATOMIC_CMP_AND_SWP
+                || op == WrOpcode.ATOMIC_FETCH_AND_ADD;
+    }
+
+    private static IbverbsAh addressHandle(SendWorkRequest wr) {
+        if (!(wr.ah() instanceof IbverbsAh ah)) {
+            throw new VerbsException(Errno.EINVAL, wr.ah() == null ? "a UD send needs an address handle"
+                    : "the address handle belongs to another provider");
+        }
+        return ah;
+    }
+
+    private static IbverbsMw window(SendWorkRequest wr) {
+        if (!(wr.mw() instanceof IbverbsMw mw)) {
+            throw new VerbsException(Errno.EINVAL, "BIND_MW needs a window of this provider");
+        }
+        return mw;
+    }
+
+    /** The region of a BIND_MW, required even for a zero-length bind: rxe reads its lkey. */
+    private static IbverbsMr boundRegion(SendWorkRequest wr) {
+        if (!(wr.region() instanceof IbverbsMr mr)) {
+            throw new VerbsException(Errno.EINVAL, "BIND_MW needs a region of this provider");
+        }
+        return mr;
+    }
+
+    /**
+     * The operation call. Immediate data is passed as {@code __be32}; the ATOMIC WRITE value
+     * as 8 bytes in native order, which the responder stores as they are.
+     */
+    private void operation(SendWorkRequest wr, WrOpcode op, IbverbsMw window, IbverbsMr region) {
+        switch (op) {
+            case SEND -> PostSendVerbs.ibv_wr_send(qp);
+            case SEND_WITH_IMM -> PostSendVerbs.ibv_wr_send_imm(qp, NetworkOrder.toNetwork32(wr.immData()));
+            case SEND_WITH_INV -> PostSendVerbs.ibv_wr_send_inv(qp, wr.invalidateRkey());
+            case RDMA_WRITE -> PostSendVerbs.ibv_wr_rdma_write(qp, wr.rkey(), wr.remoteAddress());
+            case RDMA_WRITE_WITH_IMM -> PostSendVerbs.ibv_wr_rdma_write_imm(qp, wr.rkey(), wr.remoteAddress(),
+                    NetworkOrder.toNetwork32(wr.immData()));
+            case RDMA_READ -> PostSendVerbs.ibv_wr_rdma_read(qp, wr.rkey(), wr.remoteAddress());
+            case ATOMIC_CMP_AND_SWP -> PostSendVerbs.ibv_wr_atomic_cmp_swp(qp, wr.rkey(), wr.remoteAddress(),
+                    wr.compareAdd(), wr.swap());
+            case ATOMIC_FETCH_AND_ADD -> PostSendVerbs.ibv_wr_atomic_fetch_add(qp, wr.rkey(), wr.remoteAddress(),
+                    wr.compareAdd());
+            case ATOMIC_WRITE -> {
+                atomicOperand.put(wr.swap());
+                PostSendVerbs.ibv_wr_atomic_write(qp, wr.rkey(), wr.remoteAddress(), atomicOperand);
+            }
+            case FLUSH -> PostSendVerbs.ibv_wr_flush(qp, wr.rkey(), wr.remoteAddress(), wr.remoteLength(),
+                    wr.flushType(), wr.flushLevel().value());
+            case LOCAL_INV -> PostSendVerbs.ibv_wr_local_inv(qp, wr.invalidateRkey());
+            case BIND_MW -> {
+                bindInfo.mr(region.handle).addr(wr.bindAddress()).length(wr.bindLength())
+                        .mw_access_flags(wr.accessMask());
+                PostSendVerbs.ibv_wr_bind_mw(qp, window.handle, wr.newKey(), bindInfo);
+            }
+            case REG_MR -> throw new IllegalStateException("REG_MR is refused before the batch opens");
+        }
+    }
+
+    private void gatherList(ScatterGatherList list) {
+        int count = list.count();
+        if (count == 1) {
+            PostSendVerbs.ibv_wr_set_sge(qp, list.lkey(0), list.address(0), list.length(0));
+            return;
+        }
+        for (int i = 0; i < count; i++) {
+            sges.position(i).addr(list.address(i)).length(list.length(i)).lkey(list.lkey(i));
+        }
+        sges.position(0);
+        PostSendVerbs.ibv_wr_set_sge_list(qp, count, sges);
+    }
+
+    /**
+     * Inline data: one piece is passed where it is; several are first gathered into the
+     * staging buffer and passed as one, because {@code ibv_wr_set_inline_data_list} of
+     * rdma-core's rxe provider leaves the request's length at zero.
+     */
+    private void inlineData(ScatterGatherList list) {
+        int count = list.count();
+        if (count == 1) {
+            PostSendVerbs.ibv_wr_set_inline_data(qp, list.address(0), list.length(0));
+            return;
+        }
+        long staging = inlineStaging.address();
+        long used = 0;
+        for (int i = 0; i < count; i++) {
+            MemorySegment.copy(ADDRESS_SPACE, list.address(i), ADDRESS_SPACE, staging + used, list.length(i));
+            used += list.length(i);
+        }
+        PostSendVerbs.ibv_wr_set_inline_data(qp, staging, used);
+    }
+
+    void free() {
+        sges.close();
+        bindInfo.close();
+        atomicOperand.close();
+        inlineStaging.close();
+    }
+}
