@@ -52,8 +52,10 @@ final class SoftMw extends Resource implements MemoryWindow, MemoryObjectHolder 
         if (type != MwType.TYPE_1) {
             throw new VerbsException(Errno.EINVAL, "ibv_bind_mw binds type 1 windows; bind type 2 with a BIND_MW work request");
         }
-        if (region == null && (address != 0 || length != 0)) {
-            throw new VerbsException(Errno.EINVAL, "a bind with a range needs a region");
+        if (region == null) {
+            // Even a zero-length (invalidating) bind names its region, as the rxe provider
+            // needs; both providers refuse it alike.
+            throw new VerbsException(Errno.EINVAL, "a bind needs a region, also a zero-length one");
         }
         if (region != null && region.protectionDomain() != pd) {
             throw new VerbsException(Errno.EPERM, "window and region belong to different protection domains");

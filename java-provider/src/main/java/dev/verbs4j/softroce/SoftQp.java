@@ -150,7 +150,10 @@ final class SoftQp extends Resource implements QueuePair {
             if (!(wr.mw() instanceof SoftMw mw)) {
                 throw new VerbsException(Errno.EINVAL, "BIND_MW needs a window of this provider");
             }
-            if (wr.region() != null && wr.region().protectionDomain() != pd) {
+            if (wr.region() == null) {
+                throw new VerbsException(Errno.EINVAL, "BIND_MW needs a region, also a zero-length one");
+            }
+            if (wr.region().protectionDomain() != pd) {
                 throw new VerbsException(Errno.EINVAL, "the bound region is in another protection domain");
             }
             engine.postSend(wr, inlineSource);
