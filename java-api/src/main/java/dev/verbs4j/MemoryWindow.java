@@ -20,8 +20,10 @@ public interface MemoryWindow extends AutoCloseable {
      * zero-length bind invalidates the window.
      *
      * @return the new rkey
-     * @throws VerbsException {@code EINVAL} for a type 2 window, a region without
-     *         {@link Access#MW_BIND}, rights the region cannot grant, or a range outside it
+     * @throws VerbsException {@code EINVAL} for a type 2 window or a missing region,
+     *         {@code EPERM} for a region of another PD; a region without
+     *         {@link Access#MW_BIND}, rights it cannot grant or a range outside it complete
+     *         the bind with {@code MW_BIND_ERR}, as the kernel rxe reports them
      */
     int bind(QueuePair qp, long wrId, boolean signaled, MemoryRegion region, long address, long length, Set<Access> access);
 

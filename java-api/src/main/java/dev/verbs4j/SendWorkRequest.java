@@ -92,7 +92,10 @@ public final class SendWorkRequest {
         return flag(SendFlag.SOLICITED, on);
     }
 
-    /** Whether the data is copied at post time (up to the QP's max inline size); lkeys are then ignored. */
+    /**
+     * Whether the data is copied at post time (up to the QP's max inline size); lkeys are then
+     * not checked, as in libibverbs, and the memory may be reused as soon as the post returns.
+     */
     public SendWorkRequest inline(boolean on) {
         return flag(SendFlag.INLINE, on);
     }
@@ -224,7 +227,9 @@ public final class SendWorkRequest {
      * over {@code pageCount} pages of {@code 1 << pageShift} bytes, so that remote and
      * local requests address it from {@code iova} for {@code length} bytes, the first
      * byte being {@code iova - (iova & ~pageMask)} bytes into the first page. The key
-     * becomes {@code newKey}. The page array is read when the request is posted.
+     * becomes {@code newKey}. The page array is read when the request is posted. The soft
+     * provider needs each page to lie in memory already registered in the same protection
+     * domain (a Java process reaches native memory through its segments).
      */
     public SendWorkRequest registerMr(MemoryRegion region, int newKey, long[] pageAddresses, int pageCount,
                                       int pageShift, long iova, long length, int accessMask) {

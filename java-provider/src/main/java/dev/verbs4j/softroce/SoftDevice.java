@@ -108,7 +108,7 @@ public final class SoftDevice implements Device {
             if (faultSpec != null && !faultSpec.isBlank()) {
                 link = new FaultyLink(link, FaultInjector.parse(faultSpec));
             }
-            engine = new DeviceEngine(link, config.limits(), config.peerPort(), asyncEvents::offer);
+            engine = new DeviceEngine(link, config.limits(), config.mtu(), config.peerPort(), asyncEvents::offer);
             String pcapDir = System.getProperty(PCAP_PROPERTY);
             if (pcapDir != null && !pcapDir.isBlank()) {
                 capture(Path.of(pcapDir).resolve(name() + ".pcap"));

@@ -177,7 +177,12 @@ final class SoftQp extends Resource implements QueuePair {
         engine.recvQueue().post(wr);
     }
 
-    /** Copies inline data from the registered memory that holds it (under the device lock). */
+    /**
+     * Copies inline data at post time. As libibverbs says, the lkey of an inline entry is not
+     * checked: data inside a registered region of the PD is read through that region, any
+     * other address is read directly (a restricted access, so the application must enable
+     * native access, as it must for the ibverbs provider).
+     */
     private void copyInline(ScatterGatherList sges, MemorySegment target) {
         device.lock().lock();
         try {
@@ -187,10 +192,11 @@ final class SoftQp extends Resource implements QueuePair {
                 if (len == 0) {
                     continue;
                 }
-                if (device.memory().checkLocal(sges.lkey(i), pd.handle, sges.address(i), len, false) != KeyCheck.OK) {
-                    throw new VerbsException(Errno.EINVAL, "inline entry " + i + " is not inside a registered region of this PD");
+                if (device.memory().checkLocal(sges.lkey(i), pd.handle, sges.address(i), len, false) == KeyCheck.OK) {
+                    device.memory().region().copyOut(device.memory().offset(), target, at, len);
+                } else {
+                    MemorySegment.copy(MemorySegment.ofAddress(sges.address(i)).reinterpret(len), 0, target, at, len);
                 }
-                device.memory().region().copyOut(device.memory().offset(), target, at, len);
                 at += len;
             }
         } finally {

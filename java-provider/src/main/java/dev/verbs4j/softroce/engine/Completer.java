@@ -153,6 +153,10 @@ final class Completer {
                 rnrNak(psn, Aeth.value(syndrome), nowNs);
             } else if (Aeth.isNak(syndrome)) {
                 nak(psn, Aeth.value(syndrome));
+            } else {
+                // A reserved AETH type: not a response this requester understands.
+                qp.counters.increment(Counters.DROP_MALFORMED);
+                return;
             }
         } else if (opcode == Opcodes.RC_ATOMIC_ACKNOWLEDGE) {
             if (!acknowledge(psn, false)) {

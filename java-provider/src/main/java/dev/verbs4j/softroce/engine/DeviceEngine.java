@@ -4,6 +4,7 @@ import dev.verbs4j.AsyncEvent;
 import dev.verbs4j.AsyncEventType;
 import dev.verbs4j.Errno;
 import dev.verbs4j.Gid;
+import dev.verbs4j.Mtu;
 import dev.verbs4j.QpAttributes;
 import dev.verbs4j.QpState;
 import dev.verbs4j.QpType;
@@ -51,6 +52,7 @@ public final class DeviceEngine implements AutoCloseable {
     private final InetSocketAddress local;
     private final InetAddress localAddress;
     private final int peerPort;
+    private final Mtu portMtu;
     private final Consumer<AsyncEvent> asyncEvents;
     private final Arena arena = Arena.ofShared();
 
@@ -76,6 +78,12 @@ public final class DeviceEngine implements AutoCloseable {
      * @param asyncEvents receives asynchronous events (called from the engine thread)
      */
     public DeviceEngine(Link link, DeviceLimits limits, int peerPort, Consumer<AsyncEvent> asyncEvents) {
+        this(link, limits, limits.maxMtu(), peerPort, asyncEvents);
+    }
+
+    /** @param portMtu the port's active MTU, which UD datagrams use */
+    public DeviceEngine(Link link, DeviceLimits limits, Mtu portMtu, int peerPort, Consumer<AsyncEvent> asyncEvents) {
+        this.portMtu = portMtu;
         this.link = link;
         this.limits = limits;
         this.memory = new MemoryTable(limits.maxMr() + limits.maxMw());
@@ -83,6 +91,11 @@ public final class DeviceEngine implements AutoCloseable {
         this.localAddress = local.getAddress();
         this.peerPort = peerPort;
         this.asyncEvents = asyncEvents;
+    }
+
+    /** The port's active MTU. */
+    public Mtu portMtu() {
+        return portMtu;
     }
 
     public MemoryTable memory() {

@@ -84,6 +84,11 @@ public final class QpEngine {
         for (WrOpcode op : operations) {
             allowed[op.ordinal()] = true;
         }
+        if (type == QpType.UD) {
+            // UD has no path MTU attribute: datagrams use the port's MTU (rxe get_mtu).
+            pathMtu = device.portMtu();
+            mtu = pathMtu.bytes();
+        }
         this.requester = new Requester(this);
         this.completer = new Completer(this);
         this.responder = new Responder(this);
@@ -175,9 +180,11 @@ public final class QpEngine {
             throw new VerbsException(Errno.EINVAL, "transition " + from + " -> " + to + " needs attributes "
                     + missing(required & ~mask));
         }
-        if ((mask & ~(required | optional)) != 0) {
+        // The state itself may always be named, also for a transition to the same state.
+        int allowed = required | optional | QpAttrMask.STATE.value();
+        if ((mask & ~allowed) != 0) {
             throw new VerbsException(Errno.EINVAL, "transition " + from + " -> " + to + " does not take attributes "
-                    + missing(mask & ~(required | optional)));
+                    + missing(mask & ~allowed));
         }
         validateValues(a, mask, limits);
         apply(a, mask);

@@ -139,6 +139,7 @@ final class Responder {
             if (!p.has(OpcodeTable.FIRST)) {
                 dropMessage = true;
                 ePsn = Psn.next(psn);
+                qp.counters.increment(Counters.OUT_OF_SEQUENCE);
                 return;
             }
             dropMessage = false;
@@ -711,6 +712,7 @@ final class Responder {
             dropMessage = true;
             abandonMessage();
             ePsn = Psn.next(psn);
+            qp.counters.increment(Counters.DROP_OPCODE_SEQUENCE);
         }
     }
 
@@ -722,6 +724,7 @@ final class Responder {
             dropMessage = true;
             abandonMessage();
             ePsn = Psn.next(psn);
+            qp.counters.increment(Counters.DROP_OPCODE_SEQUENCE);
         }
     }
 
