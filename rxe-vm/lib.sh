@@ -1,0 +1,66 @@
+# shellcheck shell=bash disable=SC2034
+# Shared settings of the rxe-vm scripts. Sourced by them, never run on its own.
+#
+# Everything the harness downloads or builds lives in one cache folder, so a
+# machine that already ran fetch.sh boots the VM without touching the network.
+
+RXEVM_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+RXEVM_CACHE=${RXEVM_CACHE:-${VERBS4J_CACHE:-$HOME/.cache/verbs4j}/rxe-vm}
+RXEVM_STATE=$RXEVM_CACHE/state.env
+
+# Host packages the harness itself needs (the qemu 10 runtime libraries are
+# added by fetch.sh from the Depends of the qemu package it downloads).
+RXEVM_HOST_PACKAGES=(
+    busybox-static cpio kmod xz-utils zstd iproute2
+    rdma-core ibverbs-utils libibverbs1 ibverbs-providers librdmacm1
+    rdmacm-utils perftest libibverbs-dev
+    cmake ninja-build libnl-3-dev libnl-route-3-dev libudev-dev pkg-config
+)
+
+rxevm_say() { printf 'rxe-vm: %s\n' "$*" >&2; }
+rxevm_die() { rxevm_say "$*"; exit 1; }
+
+# Loads state.env (written by fetch.sh) and checks that what it names is
+# still on disk. Returns 1 with RXEVM_WHY set when the cache is incomplete.
+rxevm_load_state() {
+    RXEVM_WHY=
+    if [ ! -r "$RXEVM_STATE" ]; then
+        RXEVM_WHY="no cache at $RXEVM_CACHE (run rxe-vm/fetch.sh)"
+        return 1
+    fi
+    # shellcheck source=/dev/null
+    . "$RXEVM_STATE"
+    local path
+    for path in "$KERNEL_BZIMAGE" "$KERNEL_MODULES/modules.dep" "$QEMU_BINARY" \
+                "$RDMA_CORE_PREFIX/bin/ibv_devinfo"; do
+        if [ ! -e "$path" ]; then
+            RXEVM_WHY="cache incomplete: $path is missing (run rxe-vm/fetch.sh)"
+            return 1
+        fi
+    done
+}
+
+# The library path that puts the rdma-core build in front of bookworm's
+# libibverbs 44 (which lacks ibv_wr_flush and the ODP FLUSH caps).
+rxevm_rdma_ld_path() {
+    printf '%s' "$RDMA_CORE_PREFIX/lib"
+}
+
+# The host's Debian mirror, so private indexes use the same (reachable) host.
+rxevm_debian_mirror() {
+    local uri=${RXEVM_MIRROR:-}
+    [ -n "$uri" ] || uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list                               /etc/apt/sources.list.d/*.sources 2>/dev/null |
+                          grep -oE '(https?|ftp)://[^ ]+/debian/?( |$)' | grep -v security |
+                          head -n1 | tr -d ' ' || true)
+    uri=${uri:-http://deb.debian.org/debian}
+    echo "${uri%/}"
+}
+
+# Packages named in state.env (qemu runtime libraries) plus the fixed list.
+rxevm_missing_host_packages() {
+    local pkg status
+    for pkg in "${RXEVM_HOST_PACKAGES[@]}" ${QEMU_HOST_DEPS:-}; do
+        status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+        [ "$status" = installed ] || printf '%s\n' "$pkg"
+    done
+}
