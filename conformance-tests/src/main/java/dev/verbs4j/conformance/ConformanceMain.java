@@ -1,0 +1,144 @@
+package dev.verbs4j.conformance;
+
+import dev.verbs4j.Device;
+import dev.verbs4j.Provider;
+import dev.verbs4j.Verbs;
+import dev.verbs4j.conformance.fixture.Completions;
+import dev.verbs4j.conformance.fixture.ConformanceConfig;
+import dev.verbs4j.conformance.report.ReportFiles;
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.discovery.ClassNameFilter;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the conformance suite against the provider and devices given on the command line
+ * and writes the same report the build writes ({@code <label>.json} plus the merged
+ * matrix). Exit status: 0 when no case failed, 1 when some did, 2 for a usage error.
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -cp "$(cat target/conformance-classpath.txt):target/classes" \
+ *      dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe1
+ * </pre>
+ */
+public final class ConformanceMain {
+    private static final String SUITE_PACKAGE = "dev.verbs4j.conformance";
+    private static final Map<String, String> PROPERTY_OPTIONS = Map.of(
+            "--provider", ConformanceConfig.PROVIDER,
+            "--device", ConformanceConfig.DEVICE,
+            "--peer-provider", ConformanceConfig.PEER_PROVIDER,
+            "--peer-device", ConformanceConfig.PEER_DEVICE,
+            "--label", ConformanceConfig.LABEL,
+            "--report-dir", ReportFiles.DIR_PROPERTY,
+            "--timeout-ms", Completions.TIMEOUT_PROPERTY);
+
+    private ConformanceMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out));
+    }
+
+    /** Runs with {@code args}; returns the exit status. */
+    public static int run(String[] args, PrintStream out) {
+        List<DiscoverySelector> selectors = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--help", "-h" -> {
+                    out.print(usage());
+                    return 0;
+                }
+                case "--list" -> {
+                    listDevices(out);
+                    return 0;
+                }
+                case "--merge" -> {
+                    return merge(out);
+                }
+                default -> {
+                    if (i + 1 >= args.length || !(PROPERTY_OPTIONS.containsKey(a) || a.equals("--select"))) {
+                        out.print("unknown option or missing value: " + a + "\n" + usage());
+                        return 2;
+                    }
+                    String value = args[++i];
+                    if (a.equals("--select")) {
+                        selectors.add(selector(value));
+                    } else {
+                        System.setProperty(PROPERTY_OPTIONS.get(a), value);
+                    }
+                }
+            }
+        }
+        if (selectors.isEmpty()) {
+            selectors.add(DiscoverySelectors.selectPackage(SUITE_PACKAGE));
+        }
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectors)
+                .filters(ClassNameFilter.includeClassNamePatterns(".*Test"))
+                .build();
+        Launcher launcher = LauncherFactory.create();
+        SummaryGeneratingListener summary = new SummaryGeneratingListener();
+        launcher.execute(request, summary);
+        if (summary.getSummary().getTestsFoundCount() == 0) {
+            out.println("no conformance case matched " + selectors);
+            return 2;
+        }
+        return summary.getSummary().getTotalFailureCount() == 0 ? 0 : 1;
+    }
+
+    /** {@code base} selects a family, anything with a dot one class. */
+    private static DiscoverySelector selector(String value) {
+        return value.contains(".") ? DiscoverySelectors.selectClass(value)
+                : DiscoverySelectors.selectPackage(SUITE_PACKAGE + "." + value);
+    }
+
+    private static void listDevices(PrintStream out) {
+        for (Provider p : Verbs.providers()) {
+            List<Device> devices = p.devices();
+            out.println(p.name() + ": " + (devices.isEmpty()
+                    ? "no devices" + p.unavailableReason().map(r -> " (" + r + ")").orElse("")
+                    : devices.stream().map(Device::name).toList()));
+        }
+    }
+
+    private static int merge(PrintStream out) {
+        List<String> warnings = new ArrayList<>();
+        try {
+            for (Path p : ReportFiles.rewriteMatrix(ReportFiles.directory(), warnings)) {
+                out.println("report: " + p.toAbsolutePath().normalize());
+            }
+        } catch (IOException e) {
+            out.println("cannot merge reports: " + e);
+            return 1;
+        }
+        warnings.forEach(w -> out.println("WARNING " + w));
+        return 0;
+    }
+
+    private static String usage() {
+        return """
+                usage: ConformanceMain [options]
+                  --provider NAME       local provider (default soft)
+                  --device NAME         local device (default: the provider's first)
+                  --peer-provider NAME  remote provider (default: the local provider)
+                  --peer-device NAME    remote device (default: the peer provider's second device, else its first)
+                  --label TEXT          run label and report file name (default provider-peerProvider)
+                  --report-dir DIR      report folder (default target/conformance)
+                  --timeout-ms N        how long a case waits for an expected completion (default 5000)
+                  --select WHAT         a family (base, errors, flush, atomicwrite, memwindow, odp) or a class; repeatable
+                  --list                list providers and devices, then exit
+                  --merge               only rebuild the matrix from the JSON reports in the report folder
+                """;
+    }
+}

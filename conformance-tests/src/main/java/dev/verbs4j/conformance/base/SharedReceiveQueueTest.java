@@ -1,0 +1,48 @@
+package dev.verbs4j.conformance.base;
+
+import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.WcOpcode;
+import dev.verbs4j.WorkCompletion;
+import dev.verbs4j.conformance.fixture.Buffer;
+import dev.verbs4j.conformance.fixture.Bytes;
+import dev.verbs4j.conformance.fixture.Completions;
+import dev.verbs4j.conformance.fixture.ConformanceSuite;
+import dev.verbs4j.conformance.fixture.Expect;
+import dev.verbs4j.conformance.fixture.RcPair;
+import dev.verbs4j.conformance.fixture.RcSpec;
+import dev.verbs4j.conformance.fixture.Testbed;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** A queue pair with a shared receive queue takes its receives from the SRQ, oldest first. */
+@ConformanceSuite
+class SharedReceiveQueueTest {
+
+    @Test
+    void sendConsumesReceivesFromSharedQueueInPostingOrder(Testbed bed) {
+        RcPair pair = bed.rcPair(new RcSpec().remoteSrq());
+        Buffer source = pair.local().buffer(3 * 512);
+        Buffer sink = pair.remote().buffer(3 * 512);
+        Bytes.fill(source.memory(), 21);
+        for (int i = 0; i < 3; i++) {
+            pair.remote().postRecv(90 + i, sink, i * 512L, 512);
+        }
+
+        for (int i = 0; i < 3; i++) {
+            pair.local().qp().postSend(new SendWorkRequest().wrId(40 + i).signaled(true)
+                    .buffer(source.region(), i * 512L, 100 + i).send());
+        }
+
+        for (int i = 0; i < 3; i++) {
+            Expect.success(WcOpcode.SEND, 40 + i, Completions.next(pair.local().sendCq(), "send " + i), "send " + i);
+        }
+        for (int i = 0; i < 3; i++) {
+            WorkCompletion recv = Expect.success(WcOpcode.RECV, 90 + i, Completions.next(pair.remote().recvCq(), "receive " + i),
+                    "receive " + i + " (SRQ receives are consumed in posting order)");
+            assertEquals(100 + i, recv.byteLength(), "byte_len of receive " + i);
+            assertEquals(pair.remote().qp().qpn(), recv.qpNum(), "qp_num names the queue pair that took the SRQ receive");
+            Bytes.assertSame(source.slice(i * 512L, 100 + i), sink.slice(i * 512L, 100 + i), "message " + i);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.verbs4j.conformance.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The report folder: {@code <label>.json} per run, and {@code conformance-matrix.md} /
+ * {@code conformance-matrix.html} merged from every run found there. The folder is
+ * {@value #DIR_PROPERTY} (default {@code target/conformance}).
+ */
+public final class ReportFiles {
+    public static final String DIR_PROPERTY = "verbs4j.conformance.reportDir";
+    public static final String MATRIX_MARKDOWN = "conformance-matrix.md";
+    public static final String MATRIX_HTML = "conformance-matrix.html";
+
+    private ReportFiles() {
+    }
+
+    /** The folder the system properties name. */
+    public static Path directory() {
+        String dir = System.getProperty(DIR_PROPERTY);
+        return Path.of(dir == null || dir.isBlank() ? "target/conformance" : dir);
+    }
+
+    /**
+     * Writes the run's JSON, then the matrix of every run in {@code dir}.
+     *
+     * @return the files written; problems reading other runs are added to {@code warnings}
+     */
+    public static List<Path> write(Path dir, RunReport run, List<String> warnings) throws IOException {
+        List<Path> written = new ArrayList<>();
+        written.add(ReportJson.writeFile(dir, run));
+        MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings));
+        Path md = dir.resolve(MATRIX_MARKDOWN);
+        Path html = dir.resolve(MATRIX_HTML);
+        Files.writeString(md, matrix.markdown(), StandardCharsets.UTF_8);
+        Files.writeString(html, matrix.html(), StandardCharsets.UTF_8);
+        written.add(md);
+        written.add(html);
+        return written;
+    }
+
+    /** Re-reads every run in {@code dir} and rewrites the matrix only (for merging runs copied in from elsewhere). */
+    public static List<Path> rewriteMatrix(Path dir, List<String> warnings) throws IOException {
+        MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings));
+        Path md = Files.writeString(dir.resolve(MATRIX_MARKDOWN), matrix.markdown(), StandardCharsets.UTF_8);
+        Path html = Files.writeString(dir.resolve(MATRIX_HTML), matrix.html(), StandardCharsets.UTF_8);
+        return List.of(md, html);
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The conformance report: a JUnit Platform listener records every case, writes one JSON
+ * file per provider/device pair ({@link dev.verbs4j.conformance.report.ReportJson} documents
+ * the format) and a Markdown and HTML matrix merged from every JSON file in the report
+ * folder, then prints a summary.
+ */
+package dev.verbs4j.conformance.report;
