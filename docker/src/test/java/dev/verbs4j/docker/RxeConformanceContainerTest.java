@@ -1,0 +1,160 @@
+package dev.verbs4j.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.output.OutputFrame;
+import org.testcontainers.containers.startupcheck.StartupCheckStrategy;
+import org.testcontainers.images.builder.ImageFromDockerfile;
+import org.testcontainers.utility.DockerImageName;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The conformance suite against the ibverbs provider on the kernel's own Soft-RoCE: builds
+ * the image from this module's Dockerfile and {@code target/image}, runs it privileged on
+ * the host network (its entrypoint creates the rxe device and runs the suite), copies the
+ * report to {@code target/conformance-report} and requires the suite's exit status 0 with
+ * at least one case passed.
+ * <p>
+ * Skipped, with the reason printed, where the host's kernel has no {@code rdma_rxe}
+ * loaded or no Docker daemon answers: both are checked in milliseconds before
+ * Testcontainers is touched, so such hosts neither wait for Docker discovery nor pull.
+ */
+class RxeConformanceContainerTest {
+    private static final String IMAGE = "verbs4j/rxe-conformance:local";
+    private static final String REPORT_IN_CONTAINER = "/report";
+    private static final String LABEL = "ibverbs-kernel-rxe";
+    private static final Duration DOCKER_PING_TIMEOUT = Duration.ofSeconds(3);
+    private static final Pattern COUNTS =
+            Pattern.compile("\"counts\":\\s*\\{\"pass\":\\s*(\\d+),\\s*\"fail\":\\s*(\\d+),\\s*\"skip\":\\s*(\\d+)}");
+
+    @Test
+    void conformanceSuitePassesOnTheKernelRxe() throws Exception {
+        skipUnlessThisHostCanRunIt();
+        Path lib = ModulePaths.imageDir().resolve("lib");
+        assertTrue(containsSuiteJar(lib), lib + " has no verbs4j-conformance jar: run 'mvn -pl docker package' first");
+
+        String image = buildImage(lib);
+        Path reportDir = ModulePaths.reportDir();
+        try (GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(image))) {
+            container.withPrivilegedMode(true)
+                    .withNetworkMode("host")
+                    .withLogConsumer(RxeConformanceContainerTest::print)
+                    .withStartupCheckStrategy(new RunsToCompletion().withTimeout(ModulePaths.timeout()));
+            container.start();
+            long exitStatus = container.getCurrentContainerInfo().getState().getExitCodeLong();
+            copyReport(container.getDockerClient(), container.getContainerId(), reportDir);
+
+            assertEquals(0, exitStatus, "the suite failed in the container (status " + exitStatus + "); report in " + reportDir);
+        }
+        Path json = reportDir.resolve(LABEL + ".json");
+        assertTrue(Files.isRegularFile(json), "no report " + json);
+        Matcher counts = COUNTS.matcher(Files.readString(json));
+        assertTrue(counts.find(), "no counts in " + json);
+        System.out.printf("kernel rxe: %s passed, %s failed, %s skipped; report in %s%n",
+                counts.group(1), counts.group(2), counts.group(3), reportDir);
+        assertTrue(Integer.parseInt(counts.group(1)) > 0, "no case passed on the kernel rxe: see " + json);
+    }
+
+    /** Aborts the test, printing why, unless the host kernel has rdma_rxe and a Docker daemon answers. */
+    private static void skipUnlessThisHostCanRunIt() {
+        HostCheck kernel = KernelRxeCheck.onThisHost();
+        HostCheck docker = DockerEndpointCheck.onThisHost(DOCKER_PING_TIMEOUT);
+        List<String> missing = Stream.of(kernel, docker).filter(check -> !check.ready()).map(HostCheck::detail).toList();
+        if (!missing.isEmpty()) {
+            skip(String.join("; ", missing));
+        }
+        if (!DockerClientFactory.instance().isDockerAvailable()) {
+            skip(docker.detail() + ", but Testcontainers cannot use it (its log above says why)");
+        }
+        System.out.println("[rxe container] " + kernel.detail() + "; " + docker.detail());
+    }
+
+    private static void skip(String reason) {
+        System.out.println("[rxe container] SKIPPED: " + reason);
+        Assumptions.abort(reason);
+    }
+
+    private static boolean containsSuiteJar(Path lib) throws IOException {
+        if (!Files.isDirectory(lib)) {
+            return false;
+        }
+        try (Stream<Path> jars = Files.list(lib)) {
+            return jars.anyMatch(p -> p.getFileName().toString().startsWith("verbs4j-conformance-"));
+        }
+    }
+
+    /** Builds (or reuses from Docker's layer cache) the image; kept after the run so the next build is quick. */
+    private static String buildImage(Path lib) throws Exception {
+        Path context = ModulePaths.contextDir();
+        ImageFromDockerfile image = new ImageFromDockerfile(IMAGE, false)
+                .withFileFromPath("Dockerfile", context.resolve("Dockerfile"))
+                .withFileFromPath("entrypoint.sh", context.resolve("entrypoint.sh"))
+                .withFileFromPath("target/image/lib", lib);
+        ModulePaths.baseImage().ifPresent(base -> image.withBuildArg("BASE_IMAGE", base));
+        // apt-get in the build uses the host's network, as the container does: a daemon run without
+        // a bridge (dockerd --bridge=none) has no other network to give it.
+        image.withBuildImageCmdModifier(build -> build.withNetworkMode("host"));
+        return image.get(ModulePaths.timeout().toMinutes(), TimeUnit.MINUTES);
+    }
+
+    /** Copies the container's report folder, which Docker hands out as a tar of {@code report/...}. */
+    private static void copyReport(DockerClient docker, String containerId, Path target) throws IOException {
+        Files.createDirectories(target);
+        try (InputStream archive = docker.copyArchiveFromContainerCmd(containerId, REPORT_IN_CONTAINER).exec();
+             TarArchiveInputStream tar = new TarArchiveInputStream(archive)) {
+            for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                String name = entry.getName();
+                int slash = name.indexOf('/');
+                if (entry.isDirectory() || slash < 0 || slash == name.length() - 1) {
+                    continue;
+                }
+                Path file = target.resolve(name.substring(slash + 1)).normalize();
+                if (!file.startsWith(target)) {
+                    throw new IOException("report entry outside the report folder: " + name);
+                }
+                Files.createDirectories(file.getParent());
+                Files.copy(tar, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        System.out.println("[rxe container] report copied to " + target);
+    }
+
+    private static void print(OutputFrame frame) {
+        if (frame.getType() != OutputFrame.OutputType.END) {
+            System.out.println("[rxe container] " + frame.getUtf8StringWithoutLineEnding());
+        }
+    }
+
+    /**
+     * "Started" means "ran to the end": the container is a batch job, and its exit status
+     * is judged after the report is copied, so a failing suite still leaves its report.
+     */
+    private static final class RunsToCompletion extends StartupCheckStrategy {
+        @Override
+        public StartupStatus checkStartupState(DockerClient docker, String containerId) {
+            InspectContainerResponse.ContainerState state = getCurrentState(docker, containerId);
+            String status = state.getStatus();
+            return "exited".equals(status) || "dead".equals(status) ? StartupStatus.SUCCESSFUL : StartupStatus.NOT_YET_KNOWN;
+        }
+    }
+}
