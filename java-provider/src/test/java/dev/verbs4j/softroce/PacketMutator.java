@@ -9,6 +9,7 @@ import dev.verbs4j.softroce.wire.Psn;
 import dev.verbs4j.softroce.wire.UdpFlow;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -84,7 +85,7 @@ final class PacketMutator {
                 all[n++] = op;
             }
         }
-        return java.util.Arrays.copyOf(all, n);
+        return Arrays.copyOf(all, n);
     }
 
     byte[] buffer() {
@@ -483,7 +484,7 @@ final class PacketMutator {
             case 4 -> mtu - 1 - random.nextInt(3);
             case 5 -> mtu + 1 + random.nextInt(4);
             case 6 -> random.nextInt(3 * mtu);
-            case 7 -> 256 + random.nextInt(2) * 40 - 40; // around the UD MTU with and without the GRH
+            case 7 -> 255 + random.nextInt(3); // around the UD queue pairs' 256-byte MTU
             default -> random.nextInt(128);
         };
     }

@@ -38,6 +38,7 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code verbs4j pingpong}: {@code ibv_rc_pingpong} for any provider. Without a host it is the
@@ -55,6 +56,8 @@ import java.util.List;
 final class PingpongCommand {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final long COMPLETION_TIMEOUT_NS = 10_000_000_000L;
+    private static final int SPIN_POLLS = 2_000;
+    private static final long PARK_NS = 20_000;
     private static final int CLIENT = 1;
     private static final int SERVER = 2;
     private static final EnumSet<Access> ACCESS = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
@@ -70,6 +73,11 @@ final class PingpongCommand {
     private final ReceiveWorkRequest recvWr = new ReceiveWorkRequest();
     private final WorkCompletion[] one = {new WorkCompletion()};
     private long bytesVerified;
+    /** The opcode of a send-side completion not yet waited for, else null. */
+    private WcOpcode sendDone;
+    /** Whether a receive completed that no one waited for yet, and its length. */
+    private boolean received;
+    private int receivedLength;
 
     private DeviceContext ctx;
     private ProtectionDomain pd;
@@ -163,8 +171,6 @@ final class PingpongCommand {
 
     private QpEndpoint connect() {
         RcOptions rc = new RcOptions().access(ACCESS).mtu(options.mtu()).shared(shared);
-        postReceive(0);
-        QpEndpoint local = null;
         QpEndpoint peer;
         if (options.isServer()) {
             try (ServerSocket server = new ServerSocket(options.port())) {
@@ -177,10 +183,15 @@ final class PingpongCommand {
         } else {
             peer = connectWithRetry(rc);
         }
-        local = RcConnector.localEndpoint(qp, rc.psn(-1));
-        out.printf("pingpong:  local QPN 0x%06x, GID %s%n", qp.qpn(), local.gid());
-        out.printf("pingpong: remote QPN 0x%06x, PSN 0x%06x, GID %s, MTU %d%n", peer.qpn(), peer.psn(), peer.gid(),
-                peer.mtu().bytes());
+        // A receive cannot be posted in RESET, and RcConnector takes the QP from RESET to RTS in
+        // one call; a first message that comes before this receive draws an RNR NAK and is
+        // sent again (the RNR retry count is 7: without limit).
+        postReceive(0);
+        out.printf("pingpong:  local QPN 0x%06x, GID %s%n", qp.qpn(), RcConnector.localEndpoint(qp, rc).gid());
+        QpEndpoint local = RcConnector.localEndpoint(qp, rc);
+        Mtu path = options.mtu() != null ? options.mtu() : Mtu.of(Math.min(local.mtu().value(), peer.mtu().value()));
+        out.printf("pingpong: remote QPN 0x%06x, PSN 0x%06x, GID %s; path MTU %d%n", peer.qpn(), peer.psn(), peer.gid(),
+                path.bytes());
         return peer;
     }
 
@@ -208,9 +219,14 @@ final class PingpongCommand {
         long max = 0;
         boolean ok = true;
         for (int i = 0; i < options.iterations() && ok; i++) {
+            fill(send, i, CLIENT);
+            // The round trip: from posting the message to the reply's completion (the byte
+            // checks on either side are outside it).
             long start = System.nanoTime();
-            ok = sendMessage(i, CLIENT) && receiveMessage(i, SERVER);
+            qp.postSend(sendWr.wrId(1).signaled(true).buffer(region, send, size).send());
+            ok = await(WcOpcode.SEND) && awaitReceive();
             long took = System.nanoTime() - start;
+            ok = ok && checkReceived(i, SERVER);
             total += took;
             min = Math.min(min, took);
             max = Math.max(max, took);
@@ -287,12 +303,12 @@ final class PingpongCommand {
 
     /** Waits for message {@code iteration} from {@code side}, checks it, and posts the next receive. */
     private boolean receiveMessage(int iteration, int side) {
-        if (!await(WcOpcode.RECV)) {
-            return false;
-        }
-        WorkCompletion wc = one[0];
-        if (wc.byteLength() != size) {
-            out.printf("pingpong: message %d has %d bytes, expected %d%n", iteration, wc.byteLength(), size);
+        return awaitReceive() && checkReceived(iteration, side);
+    }
+
+    private boolean checkReceived(int iteration, int side) {
+        if (receivedLength != size) {
+            out.printf("pingpong: message %d has %d bytes, expected %d%n", iteration, receivedLength, size);
             return false;
         }
         if (!matches(receive, iteration, side)) {
@@ -308,20 +324,66 @@ final class PingpongCommand {
         qp.postRecv(recvWr.wrId(id).buffer(region, receive, size));
     }
 
-    /** Polls until one completion arrives; it must be a success of the expected kind. */
+    /**
+     * Waits for the completion of the one outstanding send-side request. A receive may complete
+     * first (an acknowledgement lost and resent, the peer's next message already in): it is
+     * noted for {@link #awaitReceive} and waiting goes on.
+     */
     private boolean await(WcOpcode expected) {
-        long end = System.nanoTime() + COMPLETION_TIMEOUT_NS;
-        while (cq.poll(one) == 0) {
-            if (System.nanoTime() - end > 0) {
-                out.println("pingpong: no completion within " + COMPLETION_TIMEOUT_NS / 1_000_000_000 + " s waiting for " + expected);
+        while (sendDone == null) {
+            if (!pollOnce(expected)) {
                 return false;
             }
-            Thread.onSpinWait();
+        }
+        WcOpcode done = sendDone;
+        sendDone = null;
+        if (done != expected) {
+            out.println("pingpong: expected a " + expected + " completion, got " + done);
+            return false;
+        }
+        return true;
+    }
+
+    private boolean awaitReceive() {
+        while (!received) {
+            if (!pollOnce(WcOpcode.RECV)) {
+                return false;
+            }
+        }
+        received = false;
+        return true;
+    }
+
+    /** Takes one completion (false after a timeout or an error status). */
+    private boolean pollOnce(WcOpcode waitingFor) {
+        long end = System.nanoTime() + COMPLETION_TIMEOUT_NS;
+        int polls = 0;
+        while (cq.poll(one) == 0) {
+            if (System.nanoTime() - end > 0) {
+                out.println("pingpong: no completion within " + COMPLETION_TIMEOUT_NS / 1_000_000_000 + " s waiting for " + waitingFor);
+                return false;
+            }
+            // Spin first (latency), then give the CPU to the device's engine thread: on a
+            // machine with fewer cores than spinning threads, spinning alone starves it.
+            polls++;
+            if (polls < SPIN_POLLS) {
+                Thread.onSpinWait();
+            } else if (polls < 2 * SPIN_POLLS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(PARK_NS);
+            }
         }
         WorkCompletion wc = one[0];
-        if (wc.status() != WcStatus.SUCCESS || wc.opcode() != expected) {
-            out.println("pingpong: expected a successful " + expected + ", got " + wc);
+        if (wc.status() != WcStatus.SUCCESS) {
+            out.println("pingpong: a request failed: " + wc);
             return false;
+        }
+        if (wc.opcode() == WcOpcode.RECV) {
+            received = true;
+            receivedLength = wc.byteLength();
+        } else {
+            sendDone = wc.opcode();
         }
         return true;
     }

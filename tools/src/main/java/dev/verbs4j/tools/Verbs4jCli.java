@@ -8,6 +8,7 @@ import java.util.Arrays;
  * <ul>
  * <li>{@code devices [-v]}: providers and devices with their capabilities, like {@code ibv_devinfo}</li>
  * <li>{@code demo}: two soft devices on loopback addresses doing every kind of operation</li>
+ * <li>{@code pingpong}: RC SEND/RECV round trips plus an RDMA WRITE and READ between two processes, like {@code ibv_rc_pingpong}</li>
  * </ul>
  */
 public final class Verbs4jCli {
@@ -26,6 +27,7 @@ public final class Verbs4jCli {
             return switch (command) {
                 case "devices" -> DevicesCommand.run(rest, out);
                 case "demo" -> DemoCommand.run(rest, out);
+                case "pingpong" -> PingpongCommand.run(rest, out, err);
                 case "perf" -> dev.verbs4j.tools.perf.PerfCommand.run(rest, out);
                 case "help", "-h", "--help" -> {
                     usage(out);
@@ -47,6 +49,9 @@ public final class Verbs4jCli {
         out.println("usage: verbs4j <command> [options]");
         out.println("  devices [-v]   list providers and devices (like ibv_devinfo; -v for every attribute)");
         out.println("  demo           two soft devices on 127.0.0.1 and 127.0.0.2: send, write, read, atomics, ATOMIC WRITE, FLUSH");
+        out.println("  pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT] [--size BYTES] [--iters N]"
+                + " [--mtu BYTES] [server-host]");
+        out.println("                 like ibv_rc_pingpong: server without a host, client with one; checks every byte");
         out.println("  perf TEST      perftest-style measurement, both ends in this process: write_bw read_bw send_bw");
         out.println("                 atomic_bw atomic_write_bw write_lat read_lat send_lat atomic_lat atomic_write_lat");
         out.println("                 write8_lat flush_lat flush_mr_lat, mr_cycle mw_cycle fr_cycle (register/bind/");
