@@ -20,6 +20,7 @@ import dev.verbs4j.Verbs;
 import dev.verbs4j.WcOpcode;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
+import dev.verbs4j.WrOpcode;
 import dev.verbs4j.softroce.SoftDeviceConfig;
 import dev.verbs4j.softroce.SoftProvider;
 
@@ -61,6 +62,11 @@ final class PingpongCommand {
     private static final int CLIENT = 1;
     private static final int SERVER = 2;
     private static final EnumSet<Access> ACCESS = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
+    /** With --all-ops: atomics, ATOMIC WRITE and FLUSH too. */
+    private static final EnumSet<Access> ALL_ACCESS = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ,
+            Access.REMOTE_ATOMIC, Access.FLUSH_GLOBAL);
+    /** The 8-byte word the --all-ops atomics work on, just after the shared data. */
+    private static final int WORD_AREA = 64;
 
     private final PingpongOptions options;
     private final PrintStream out;
@@ -161,16 +167,29 @@ final class PingpongCommand {
         ctx = device.open();
         pd = ctx.allocatePd();
         cq = ctx.createCq(16);
-        qp = pd.createQp(new QpInitAttributes(QpType.RC, cq).capacity(4, 4, 1, 1, 0));
-        buffer = arena.allocate(4L * size, 4096);
-        region = pd.registerMemory(buffer, ACCESS);
+        QpInitAttributes init = new QpInitAttributes(QpType.RC, cq).capacity(4, 4, 1, 1, 0);
+        if (options.allOps()) {
+            init.allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE);
+        }
+        qp = pd.createQp(init);
+        buffer = arena.allocate(4L * size + 4096, 4096);
+        region = pd.registerMemory(buffer, access());
         if (options.isServer()) {
-            shared = pd.registerMemory(buffer.asSlice(rdma, size), ACCESS);
+            shared = pd.registerMemory(buffer.asSlice(rdma, wordOffset() + WORD_AREA), access());
         }
     }
 
+    private EnumSet<Access> access() {
+        return options.allOps() ? ALL_ACCESS : ACCESS;
+    }
+
+    /** Where, from the start of the shared data, the atomics' word lies (8-byte aligned). */
+    private long wordOffset() {
+        return (size + 7L) & ~7L;
+    }
+
     private QpEndpoint connect() {
-        RcOptions rc = new RcOptions().access(ACCESS).mtu(options.mtu()).shared(shared);
+        RcOptions rc = new RcOptions().access(access()).mtu(options.mtu()).shared(shared);
         QpEndpoint peer;
         if (options.isServer()) {
             try (ServerSocket server = new ServerSocket(options.port())) {
@@ -236,6 +255,7 @@ final class PingpongCommand {
                     options.iterations(), size, total / 1e3 / options.iterations(), min / 1e3, max / 1e3);
         }
         ok = ok && writeAndReadBack(peer);
+        ok = ok && (!options.allOps() || atomicsFlushAndAtomicWrite(peer));
         // The last round trip: the server checks the written bytes and answers with its verdict.
         int last = options.iterations();
         ok = ok && sendMessage(last, CLIENT) && receiveMessage(last, SERVER);
@@ -267,6 +287,51 @@ final class PingpongCommand {
         return true;
     }
 
+    /**
+     * On the server's word: FETCH_ADD, COMPARE_AND_SWAP, ATOMIC WRITE, an RDMA READ of the
+     * word, and FLUSH of the whole shared range; each result checked. The server checks the
+     * final word too.
+     */
+    private boolean atomicsFlushAndAtomicWrite(QpEndpoint peer) {
+        long word = peer.address() + wordOffset();
+        long result = readBack;
+        buffer.set(java.lang.foreign.ValueLayout.JAVA_LONG, result, -1);
+        qp.postSend(sendWr.wrId(4).signaled(true).buffer(region, result, 8).fetchAndAdd(word, peer.rkey(), 5));
+        if (!await(WcOpcode.FETCH_ADD) || !word(result, 0, "FETCH_ADD returned")) {
+            return false;
+        }
+        qp.postSend(sendWr.wrId(5).signaled(true).buffer(region, result, 8).compareAndSwap(word, peer.rkey(), 5, 0x1234));
+        if (!await(WcOpcode.COMP_SWAP) || !word(result, 5, "COMPARE_AND_SWAP returned")) {
+            return false;
+        }
+        qp.postSend(sendWr.wrId(6).signaled(true).atomicWrite(word, peer.rkey(), FINAL_WORD));
+        if (!await(WcOpcode.ATOMIC_WRITE)) {
+            return false;
+        }
+        qp.postSend(sendWr.wrId(7).signaled(true).buffer(region, result, 8).rdmaRead(word, peer.rkey()));
+        if (!await(WcOpcode.RDMA_READ) || !word(result, FINAL_WORD, "the word read back after ATOMIC WRITE is")) {
+            return false;
+        }
+        qp.postSend(sendWr.wrId(8).signaled(true).flush(peer.address(), peer.rkey(), peer.length(),
+                dev.verbs4j.FlushType.GLOBAL, dev.verbs4j.FlushLevel.RANGE));
+        if (!await(WcOpcode.FLUSH)) {
+            return false;
+        }
+        out.println("pingpong: FETCH_ADD, COMPARE_AND_SWAP, ATOMIC WRITE and FLUSH on the server's region: results as expected");
+        return true;
+    }
+
+    private static final long FINAL_WORD = 0x0123456789abcdefL;
+
+    private boolean word(long offset, long expected, String what) {
+        long actual = buffer.get(java.lang.foreign.ValueLayout.JAVA_LONG, offset);
+        if (actual != expected) {
+            out.printf("pingpong: %s 0x%x, expected 0x%x%n", what, actual, expected);
+            return false;
+        }
+        return true;
+    }
+
     // ---- the server --------------------------------------------------------------------------
 
     private boolean serve(QpEndpoint peer) {
@@ -279,6 +344,9 @@ final class PingpongCommand {
         if (ok) {
             // By now the client has written into the shared region and read it back.
             ok = matches(rdma, last + 1, CLIENT);
+            if (ok && options.allOps()) {
+                ok = word(rdma + wordOffset(), FINAL_WORD, "the shared word after the client's operations is");
+            }
             if (ok) {
                 bytesVerified += size;
                 out.printf("pingpong: the client's RDMA WRITE of %,d bytes arrived intact%n", size);

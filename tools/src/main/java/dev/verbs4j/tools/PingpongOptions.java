@@ -16,9 +16,10 @@ import dev.verbs4j.Mtu;
  * @param server     the server's host name or address, or null to be the server
  */
 record PingpongOptions(String provider, String device, String address, int port, int sizeBytes, int iterations, Mtu mtu,
+                       boolean allOps,
                        String server) {
     static final String USAGE = "usage: verbs4j pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT]"
-            + " [--size BYTES] [--iters N] [--mtu 256|512|1024|2048|4096] [server-host]";
+            + " [--size BYTES] [--iters N] [--mtu 256|512|1024|2048|4096] [--all-ops] [server-host]";
 
     /**
      * Parses the arguments after the subcommand.
@@ -34,6 +35,7 @@ record PingpongOptions(String provider, String device, String address, int port,
         int iterations = 1000;
         Mtu mtu = null;
         String server = null;
+        boolean allOps = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -44,6 +46,7 @@ record PingpongOptions(String provider, String device, String address, int port,
                 case "--size" -> size = number(args, ++i, arg, 1, 1 << 30);
                 case "--iters" -> iterations = number(args, ++i, arg, 1, Integer.MAX_VALUE);
                 case "--mtu" -> mtu = Mtu.ofBytes(number(args, ++i, arg, 256, 4096));
+                case "--all-ops" -> allOps = true;
                 default -> {
                     if (arg.startsWith("-") || server != null) {
                         throw new IllegalArgumentException("unexpected argument '" + arg + "'");
@@ -55,7 +58,7 @@ record PingpongOptions(String provider, String device, String address, int port,
         if (address != null && !provider.equals("soft")) {
             throw new IllegalArgumentException("--address makes a soft device; it cannot be used with --provider " + provider);
         }
-        return new PingpongOptions(provider, device, address, port, size, iterations, mtu, server);
+        return new PingpongOptions(provider, device, address, port, size, iterations, mtu, allOps, server);
     }
 
     boolean isServer() {
