@@ -34,13 +34,14 @@ public final class Counters {
     public static final int DROP_GHOST_RESPONSE = 22;
     public static final int ICRC_IPV4_ID_RECOVERED = 23;
     public static final int ENGINE_FAULTS = 24;
+    public static final int ICRC_RXE_FLUSH_VARIANT = 25;
 
     private static final String[] NAMES = {
         "packets_in", "packets_out", "bytes_in", "bytes_out", "retransmits", "timeouts", "naks_sent",
         "naks_received", "rnr_naks_sent", "rnr_naks_received", "duplicates", "out_of_sequence", "drop_icrc",
         "drop_malformed", "drop_unknown_qp", "drop_opcode_sequence", "drop_length", "drop_pkey", "drop_qkey",
         "drop_address", "drop_qp_state", "drop_send_failed", "drop_ghost_response", "icrc_ipv4_id_recovered",
-        "engine_faults"
+        "engine_faults", "icrc_rxe_flush_variant"
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);

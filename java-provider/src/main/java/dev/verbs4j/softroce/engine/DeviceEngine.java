@@ -16,6 +16,7 @@ import dev.verbs4j.softroce.transport.PcapWriter;
 import dev.verbs4j.softroce.wire.Icrc;
 import dev.verbs4j.softroce.wire.IpUdpHeaders;
 import dev.verbs4j.softroce.wire.OpcodeTable;
+import dev.verbs4j.softroce.wire.Opcodes;
 import dev.verbs4j.softroce.wire.PacketBuilder;
 import dev.verbs4j.softroce.wire.PacketView;
 import dev.verbs4j.softroce.wire.UdpFlow;
@@ -72,6 +73,13 @@ public final class DeviceEngine implements AutoCloseable {
     private InetSocketAddress rxFlowSource;
     private volatile PcapWriter capture;
     private volatile Runnable wakeupHook;
+    private volatile boolean rxeFlushIcrc = Boolean.getBoolean(RXE_FLUSH_ICRC_PROPERTY);
+
+    /**
+     * System property: send FLUSH with the kernel rxe's ICRC variant (the headers covered
+     * twice) so the kernel accepts it. Received FLUSH packets are accepted in either form.
+     */
+    public static final String RXE_FLUSH_ICRC_PROPERTY = "verbs4j.soft.rxeFlushIcrc";
 
     /**
      * @param peerPort    the UDP port peers listen on (4791 for RoCEv2)
@@ -343,6 +351,9 @@ public final class DeviceEngine implements AutoCloseable {
         if (view.ipv4Id() != 0) {
             counters.increment(Counters.ICRC_IPV4_ID_RECOVERED);
         }
+        if (view.rxeFlushIcrc()) {
+            counters.increment(Counters.ICRC_RXE_FLUSH_VARIANT);
+        }
         int pkey = view.bth().pkey();
         if ((pkey & 0x7fff) != 0x7fff) {
             counters.increment(Counters.DROP_PKEY);
@@ -404,7 +415,9 @@ public final class DeviceEngine implements AutoCloseable {
     }
 
     private void send(QpEngine qp, int payloadLength, UdpFlow flow, InetSocketAddress destination) {
-        int length = builder.finish(payloadLength, icrc, flow, 0);
+        int length = rxeFlushIcrc && builder.opcode() == Opcodes.RC_FLUSH
+                ? builder.finishRxeFlush(payloadLength, icrc, flow, 0)
+                : builder.finish(payloadLength, icrc, flow, 0);
         record(txSegment, length, flow);
         if (link.send(txBuffer, length, destination)) {
             counters.increment(Counters.PACKETS_OUT);

@@ -96,6 +96,37 @@ public final class Icrc {
         return (int) crc.getValue();
     }
 
+    /**
+     * The ICRC the Linux kernel's rxe computes for an RDMA FLUSH: its opcode table gives FLUSH
+     * no payload offset, so after the headers the CRC runs over the whole packet once more,
+     * from the (unmasked) BTH to the ICRC. The IBTA ICRC covers every byte once; this variant
+     * exists only so a soft device can talk FLUSH with the kernel (a kernel finding).
+     */
+    public int computeRxeFlush(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {
+        compute(flow, ipv4Id, packet, offset, length);
+        crc.update(views.view(packet, offset, length - LENGTH));
+        return (int) crc.getValue();
+    }
+
+    /** Stores {@link #computeRxeFlush} in the packet's last 4 bytes. */
+    public void generateRxeFlush(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {
+        packet.set(BigEndian.LE32, offset + length - LENGTH, computeRxeFlush(flow, ipv4Id, packet, offset, length));
+    }
+
+    /** {@link #check} for the kernel rxe's FLUSH ICRC ({@link #computeRxeFlush}). */
+    public int checkRxeFlush(UdpFlow flow, MemorySegment packet, long offset, int length) {
+        int computed = computeRxeFlush(flow, 0, packet, offset, length);
+        int received = packet.get(BigEndian.LE32, offset + length - LENGTH);
+        if (computed == received) {
+            return 0;
+        }
+        if (flow.isIpv6()) {
+            return MISMATCH;
+        }
+        // The ID sits as far from the end as if the packet were longer by the repeated bytes.
+        return Ipv4IdRecovery.recover(received ^ computed, length + length - LENGTH);
+    }
+
     /** Computes the ICRC and stores it, little-endian, in the last 4 bytes of the packet. */
     public void generate(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {
         int icrc = compute(flow, ipv4Id, packet, offset, length);

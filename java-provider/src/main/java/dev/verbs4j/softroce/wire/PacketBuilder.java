@@ -119,6 +119,13 @@ public final class PacketBuilder {
         return length;
     }
 
+    /** {@link #finish} with the kernel rxe's FLUSH ICRC ({@link Icrc#computeRxeFlush}). */
+    public int finishRxeFlush(int payloadLength, Icrc icrc, UdpFlow flow, int ipv4Id) {
+        int length = layout(payloadLength);
+        icrc.generateRxeFlush(flow, ipv4Id, segment, offset, length);
+        return length;
+    }
+
     public Bth bth() {
         return bth;
     }

@@ -42,6 +42,7 @@ public final class PacketView {
     private int payloadLength;
     private DropReason dropReason;
     private int ipv4Id;
+    private boolean rxeFlushIcrc;
 
     /**
      * Points the view at the packet in {@code segment[offset, offset + length)} and validates
@@ -98,11 +99,22 @@ public final class PacketView {
      */
     public boolean checkIcrc(Icrc icrc, UdpFlow flow) {
         int id = icrc.check(flow, segment, offset, length);
+        rxeFlushIcrc = false;
+        if (id == Icrc.MISMATCH && opcode == Opcodes.RC_FLUSH) {
+            // The kernel rxe covers a FLUSH's headers twice (see Icrc.computeRxeFlush).
+            id = icrc.checkRxeFlush(flow, segment, offset, length);
+            rxeFlushIcrc = id != Icrc.MISMATCH;
+        }
         if (id == Icrc.MISMATCH) {
             return drop(DropReason.ICRC);
         }
         ipv4Id = id;
         return true;
+    }
+
+    /** Whether the last {@link #checkIcrc} matched only the kernel rxe's FLUSH ICRC variant. */
+    public boolean rxeFlushIcrc() {
+        return rxeFlushIcrc;
     }
 
     /** Why the last {@link #wrap} or {@link #checkIcrc} returned false; null after success. */
