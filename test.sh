@@ -14,6 +14,17 @@ scripts/install-build-deps.sh
 
 echo "== build and host tests (soft provider, ibverbs binding, conformance soft-soft)"
 find . -path '*/target/*-reports' -type d -prune -exec rm -rf {} + 2>/dev/null || true
+rm -rf conformance-tests/target/conformance target/vm
+build_start=$(date +%s)
 ./mvnw -B -ntp verify
+echo "== host build and tests took $(( $(date +%s) - build_start )) s"
+
+vm_status=0
+scripts/vm-suite.sh || vm_status=$?
+
+echo "== conformance matrix (every provider pair that ran)"
+"$JAVA_HOME/bin/java" -cp "$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes" \
+    dev.verbs4j.conformance.ConformanceMain --merge --report-dir conformance-tests/target/conformance | tail -n 5
 
 scripts/test-summary.sh
+[ "$vm_status" -eq 0 ]

@@ -1,0 +1,109 @@
+"""Checks what the kernel-rxe VM run left in target/vm and the conformance report.
+
+A case that fails on the kernel rxe is accepted only when conformance-tests/findings/
+ibverbs-rxe.tsv lists it, with the reason (a kernel behaviour that differs from the IBTA
+specification, which the soft provider follows): it is printed as a finding. Any other
+failure, a failed interop run or a missing result fails the run. Writes
+target/vm/summary.env for scripts/test-summary.sh.
+"""
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VM = os.path.join(ROOT, "target", "vm")
+REPORT = os.path.join(ROOT, "conformance-tests", "target", "conformance", "ibverbs-rxe.json")
+FINDINGS = os.path.join(ROOT, "conformance-tests", "findings", "ibverbs-rxe.tsv")
+
+
+def findings():
+    known = {}
+    with open(FINDINGS) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line and not line.startswith("#"):
+                case, reason = line.split("\t", 1)
+                known[case] = reason
+    return known
+
+
+def perf_line(path, pattern):
+    try:
+        with open(path) as f:
+            for line in f:
+                if re.match(pattern, line.strip()):
+                    return line.split()
+    except OSError:
+        pass
+    return None
+
+
+def main():
+    problems = []
+    if not os.path.exists(REPORT):
+        print("kernel rxe suite: no conformance report at " + REPORT)
+        sys.exit(1)
+    with open(REPORT) as f:
+        report = json.load(f)
+    known = findings()
+    passed = skipped = 0
+    seen_findings = []
+    for case in report["cases"]:
+        outcome = case["outcome"]
+        if outcome == "pass":
+            passed += 1
+            if case["id"] in known:
+                print("kernel rxe: listed finding no longer reproduces (remove it): " + case["id"])
+        elif outcome == "skip":
+            skipped += 1
+        elif case["id"] in known:
+            seen_findings.append((case["id"], case["detail"], known[case["id"]]))
+        else:
+            problems.append("conformance case failed on the kernel rxe: %s: %s" % (case["id"], case["detail"]))
+    print("kernel rxe conformance (ibverbs on rxe0): %d passed, %d findings, %d skipped, %d unexpected failures"
+          % (passed, len(seen_findings), skipped, len(problems)))
+    for case, detail, reason in seen_findings:
+        print("  finding %s: %s -- %s" % (case, detail, reason))
+
+    interop_passed = 0
+    for name in ("kernel-server-soft-client", "soft-server-kernel-client"):
+        path = os.path.join(VM, "interop-%s.rc" % name)
+        try:
+            with open(path) as f:
+                rc = f.read().split()
+        except OSError:
+            rc = ["missing"]
+        if rc == ["0", "0"]:
+            interop_passed += 1
+            print("interop %s: both sides verified every byte and result" % name)
+        else:
+            problems.append("interop %s failed (client, server status: %s; logs in target/vm)" % (name, " ".join(rc)))
+
+    bw_c = perf_line(os.path.join(VM, "ib_write_bw.log"), r"^65536\s")
+    bw_j = perf_line(os.path.join(VM, "perf-ibverbs-write_bw.log"), r"^65536\s")
+    lat_c = perf_line(os.path.join(VM, "ib_write_lat.log"), r"^8\s")
+    lat_j = perf_line(os.path.join(VM, "perf-ibverbs-write_lat.log"), r"^8\s")
+    if bw_c and bw_j:
+        c, j = float(bw_c[3]), float(bw_j[3])
+        print("perf on rxe0 (MTU 1024, 64 KiB): verbs4j ibverbs write_bw %.3f Gb/s vs ib_write_bw %.3f Gb/s average: %.0f%%"
+              % (j, c, 100 * j / c if c else 0))
+    if lat_c and lat_j:
+        c, j = float(lat_c[4]), float(lat_j[4])
+        print("perf on rxe0 (8 bytes): verbs4j ibverbs write_lat typical %.2f us vs ib_write_lat %.2f us: %.0f%%"
+              % (j, c, 100 * j / c if c else 0))
+    soft_bw = perf_line(os.path.join(VM, "perf-soft-write_bw.log"), r"^65536\s")
+    if soft_bw and bw_c:
+        print("perf in the same boot: soft provider write_bw %.3f Gb/s vs the kernel rxe's ib_write_bw %.3f Gb/s: %.0f%%"
+              % (float(soft_bw[3]), float(bw_c[3]), 100 * float(soft_bw[3]) / float(bw_c[3])))
+
+    with open(os.path.join(VM, "summary.env"), "w") as f:
+        f.write("VM_STATUS=ran\nVM_PASSED=%d\nVM_FAILED=%d\nVM_SKIPPED=%d\nVM_FINDINGS=%d\n"
+                % (passed + interop_passed, len(problems), skipped, len(seen_findings)))
+    for p in problems:
+        print("FAILED: " + p)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()

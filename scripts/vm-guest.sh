@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs inside the rxe micro-VM (rxe-vm/run.sh -n veth): rxe0 on veth0 (10.9.0.1) in the
+# root namespace, veth1 (10.9.0.2) in namespace 'peer'. One boot does all the kernel-rxe
+# work: the conformance suite against the ibverbs provider on rxe0, soft <-> kernel interop
+# across the veth pair in both directions, and the perf runs beside perftest.
+# Results go to target/vm/ and conformance-tests/target/conformance/ (shared with the host).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=target/vm
+mkdir -p "$out"
+step() { echo "== $* (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"; }
+java_run() { "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "$@"; }
+classpath="$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes"
+tools_classpath="tools/target/classes:$classpath"
+
+step "device"
+ibv_devinfo -v > "$out/ibv_devinfo.txt" 2>&1
+grep -E "hca_id|fw_ver|device_cap_flags_ex|ODP|state" "$out/ibv_devinfo.txt" | head -20
+
+step "conformance suite: ibverbs on rxe0"
+java_run -cp "$classpath" dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 \
+    --label ibverbs-rxe --report-dir conformance-tests/target/conformance --timeout-ms 30000 > "$out/conformance.log" 2>&1
+echo $? > "$out/conformance.rc"
+tail -n 40 "$out/conformance.log"
+
+interop() { # $1 = name, $2 = server command (namespace prefix included), $3 = client command
+    local name=$1 server=$2 client=$3
+    step "interop: $name"
+    eval "$server" > "$out/interop-$name-server.log" 2>&1 &
+    local spid=$!
+    eval "$client" > "$out/interop-$name-client.log" 2>&1
+    local crc=$?
+    wait "$spid"
+    local src=$?
+    echo "$crc $src" > "$out/interop-$name.rc"
+    tail -n 4 "$out/interop-$name-client.log" "$out/interop-$name-server.log"
+}
+# The kernel accepts FLUSH only with its own ICRC variant (see Icrc.computeRxeFlush): the
+# soft side sends that form here, and captures its traffic for the record.
+pp="java_run -cp $tools_classpath dev.verbs4j.tools.Verbs4jCli pingpong --all-ops --iters 20 --size 5000"
+soft="java_run -Dverbs4j.soft.rxeFlushIcrc=true -Dverbs4j.soft.pcap=$out/pcap -cp $tools_classpath dev.verbs4j.tools.Verbs4jCli pingpong --all-ops --iters 20 --size 5000"
+interop kernel-server-soft-client "$pp --provider ibverbs --device rxe0 --port 18515" \
+    "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $soft --address 10.9.0.2 --port 18515 10.9.0.1'"
+interop soft-server-kernel-client "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $soft --address 10.9.0.2 --port 18516'" \
+    "$pp --provider ibverbs --device rxe0 --port 18516 10.9.0.2"
+
+step "perf: perftest on rxe0"
+{
+    ib_write_bw -d rxe0 -x 1 -s 65536 -n 2000 -F --report_gbits > "$out/ib_write_bw-server.log" 2>&1 &
+    sleep 2
+    ib_write_bw -d rxe0 -x 1 -s 65536 -n 2000 -F --report_gbits 10.9.0.1 > "$out/ib_write_bw.log" 2>&1
+    wait
+    ib_write_lat -d rxe0 -x 1 -s 8 -n 2000 -F > "$out/ib_write_lat-server.log" 2>&1 &
+    sleep 2
+    ib_write_lat -d rxe0 -x 1 -s 8 -n 2000 -F 10.9.0.1 > "$out/ib_write_lat.log" 2>&1
+    wait
+} || true
+tail -n 4 "$out/ib_write_bw.log" "$out/ib_write_lat.log"
+
+step "perf: verbs4j on the ibverbs provider and on the soft provider, same boot"
+# MTU 1024, as perftest picks on rxe0 (veth0's 1500-byte MTU).
+java_run -cp "$tools_classpath" dev.verbs4j.tools.Verbs4jCli perf write_bw --provider ibverbs -m 1024 -s 65536 -n 2000 \
+    --json "$out/perf.jsonl" > "$out/perf-ibverbs-write_bw.log" 2>&1
+java_run -cp "$tools_classpath" dev.verbs4j.tools.Verbs4jCli perf write_lat --provider ibverbs -m 1024 -s 8 -n 2000 \
+    --json "$out/perf.jsonl" > "$out/perf-ibverbs-write_lat.log" 2>&1
+# The kernel rxe owns UDP 4791 in this namespace: the soft devices use 4792.
+java_run -Dverbs4j.soft.devices=soft0=127.0.0.1:4792,soft1=127.0.0.2:4792 -cp "$tools_classpath" dev.verbs4j.tools.Verbs4jCli \
+    perf write_bw -m 1024 -s 65536 -n 2000 --json "$out/perf.jsonl" > "$out/perf-soft-write_bw.log" 2>&1
+java_run -Dverbs4j.soft.devices=soft0=127.0.0.1:4792,soft1=127.0.0.2:4792 -cp "$tools_classpath" dev.verbs4j.tools.Verbs4jCli \
+    perf write_lat -m 1024 -s 8 -n 2000 --json "$out/perf.jsonl" > "$out/perf-soft-write_lat.log" 2>&1
+tail -n 3 "$out"/perf-*.log
+step "done"
