@@ -220,14 +220,24 @@ public final class DeviceEngine implements AutoCloseable {
         return new InetSocketAddress(gid.toInetAddress(), peerPort);
     }
 
-    /** Sets {@code flow} to go from this device to {@code peer}. */
+    /** The source port the link really sends {@code wanted}'s packets from. */
+    int sourcePort(int wanted) {
+        return link.sourcePort(wanted);
+    }
+
+    /** Sets {@code flow} to go from this device's own port to {@code peer}. */
     void flowTo(InetSocketAddress peer, UdpFlow flow) {
+        flowTo(peer, local.getPort(), flow);
+    }
+
+    /** Sets {@code flow} to go from this device, UDP port {@code sourcePort}, to {@code peer}. */
+    void flowTo(InetSocketAddress peer, int sourcePort, UdpFlow flow) {
         InetAddress source = localAddress;
         InetAddress destination = peer.getAddress();
         if ((source.getAddress().length == 4) != (destination.getAddress().length == 4)) {
             throw new VerbsException(Errno.EINVAL, "cannot reach " + destination + " from " + source + " (IP version differs)");
         }
-        flow.set(source, local.getPort(), destination, peer.getPort());
+        flow.set(source, sourcePort, destination, peer.getPort());
     }
 
     /** A flow from this device to {@code peer}, for address handles. */
@@ -406,20 +416,20 @@ public final class DeviceEngine implements AutoCloseable {
 
     /** Finishes the packet in the transmit buffer and sends it to the QP's peer. */
     void transmit(QpEngine qp, int payloadLength) {
-        send(qp, payloadLength, qp.flow, qp.peer);
+        send(qp, payloadLength, qp.flow, qp.peer, qp.sourcePort);
     }
 
     /** Finishes the packet and sends it to a UD destination. */
     void transmitTo(QpEngine qp, AddressTarget target, int payloadLength) {
-        send(qp, payloadLength, target.flow(), target.address());
+        send(qp, payloadLength, target.flow(), target.address(), local.getPort());
     }
 
-    private void send(QpEngine qp, int payloadLength, UdpFlow flow, InetSocketAddress destination) {
+    private void send(QpEngine qp, int payloadLength, UdpFlow flow, InetSocketAddress destination, int sourcePort) {
         int length = rxeFlushIcrc && builder.opcode() == Opcodes.RC_FLUSH
                 ? builder.finishRxeFlush(payloadLength, icrc, flow, 0)
                 : builder.finish(payloadLength, icrc, flow, 0);
         record(txSegment, length, flow);
-        if (link.send(txBuffer, length, destination)) {
+        if (link.send(txBuffer, length, destination, sourcePort)) {
             counters.increment(Counters.PACKETS_OUT);
             counters.add(Counters.BYTES_OUT, length);
             qp.counters.increment(Counters.PACKETS_OUT);

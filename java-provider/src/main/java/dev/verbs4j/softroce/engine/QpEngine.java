@@ -59,6 +59,8 @@ public final class QpEngine {
     int maxDestRdAtomic;
     AddressHandleAttributes av;
     InetSocketAddress peer;
+    /** The UDP port this QP's packets leave from (see {@link RoceSourcePort}). */
+    int sourcePort;
     final UdpFlow flow = new UdpFlow();
 
     final Counters counters = new Counters();
@@ -254,7 +256,8 @@ public final class QpEngine {
         if (QpAttrMask.AV.isSet(mask)) {
             av = a.av();
             peer = device.peerAddress(av.dgid());
-            device.flowTo(peer, flow);
+            sourcePort = device.sourcePort(RoceSourcePort.of(av.flowLabel(), qpn, destQpn));
+            device.flowTo(peer, sourcePort, flow);
         }
     }
 

@@ -20,6 +20,20 @@ public interface Link extends AutoCloseable {
     boolean send(ByteBuffer buffer, int length, InetSocketAddress destination);
 
     /**
+     * The UDP source port packets of a flow will really leave from when {@code wanted} is
+     * asked for: {@code wanted} when the link can send from it, else its own port. The ICRC
+     * covers the source port, so a sender computes it with the port this returns.
+     */
+    default int sourcePort(int wanted) {
+        return localAddress().getPort();
+    }
+
+    /** Sends from {@code sourcePort} (one {@link #sourcePort} returned); see {@link #send}. */
+    default boolean send(ByteBuffer buffer, int length, InetSocketAddress destination, int sourcePort) {
+        return send(buffer, length, destination);
+    }
+
+    /**
      * Receives one datagram into {@code buffer}, from position 0.
      *
      * @return its length, or -1 when none is waiting; its sender is then {@link #source()}

@@ -23,6 +23,10 @@ public final class UdpLink implements Link {
     private final Selector selector;
     private final InetSocketAddress local;
     private InetSocketAddress source;
+    /** Source ports 0xC000-0xFFFF, the range RoCEv2 flows use (IB_ROCE_UDP_ENCAP_VALID_PORT_MIN up). */
+    private static final int FIRST_SOURCE_PORT = 0xC000;
+    private final DatagramChannel[] senders = new DatagramChannel[0x4000];
+    private final boolean[] unavailable = new boolean[0x4000];
 
     /** Binds {@code address}. @throws UncheckedIOException when the address cannot be bound */
     public UdpLink(InetSocketAddress address) {
@@ -55,6 +59,51 @@ public final class UdpLink implements Link {
         buffer.limit(length).position(0);
         try {
             return channel.send(buffer, destination) == length;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Binds (once) a send-only socket on the same address and {@code wanted}, as the kernel
+     * rxe sends each QP's packets from a UDP source port derived from its flow (IBTA A17.5.1
+     * recommends it for ECMP); falls back to the device's own port when that one is taken.
+     */
+    @Override
+    public synchronized int sourcePort(int wanted) {
+        if (wanted < FIRST_SOURCE_PORT || wanted > 0xFFFF || wanted == local.getPort()) {
+            return local.getPort();
+        }
+        int slot = wanted - FIRST_SOURCE_PORT;
+        if (senders[slot] == null && !unavailable[slot]) {
+            try {
+                DatagramChannel c = DatagramChannel.open(local.getAddress() instanceof java.net.Inet6Address
+                        ? java.net.StandardProtocolFamily.INET6 : java.net.StandardProtocolFamily.INET);
+                if (c.supportedOptions().contains(ExtendedSocketOptions.IP_DONTFRAGMENT)) {
+                    c.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
+                }
+                c.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
+                c.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+                c.bind(new InetSocketAddress(local.getAddress(), wanted));
+                c.configureBlocking(false);
+                senders[slot] = c;
+            } catch (IOException e) {
+                unavailable[slot] = true;
+            }
+        }
+        return senders[slot] != null ? wanted : local.getPort();
+    }
+
+    @Override
+    public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination, int sourcePort) {
+        int slot = sourcePort - FIRST_SOURCE_PORT;
+        DatagramChannel c = slot >= 0 && slot < senders.length ? senders[slot] : null;
+        if (c == null) {
+            return send(buffer, length, destination);
+        }
+        buffer.limit(length).position(0);
+        try {
+            return c.send(buffer, destination) == length;
         } catch (IOException e) {
             return false;
         }
@@ -101,6 +150,11 @@ public final class UdpLink implements Link {
         try {
             selector.close();
             channel.close();
+            for (DatagramChannel c : senders) {
+                if (c != null) {
+                    c.close();
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
