@@ -24,7 +24,7 @@ scripts/vm-suite.sh || vm_status=$?
 
 echo "== conformance matrix (every provider pair that ran)"
 "$JAVA_HOME/bin/java" -cp "$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes" \
-    dev.verbs4j.conformance.ConformanceMain --merge --report-dir conformance-tests/target/conformance | tail -n 5
+    dev.verbs4j.conformance.ConformanceMain --report-dir conformance-tests/target/conformance --merge | tail -n 5
 
 scripts/test-summary.sh
 [ "$vm_status" -eq 0 ]

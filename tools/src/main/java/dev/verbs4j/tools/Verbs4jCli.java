@@ -55,7 +55,8 @@ public final class Verbs4jCli {
         out.println("  perf TEST      perftest-style measurement, both ends in this process: write_bw read_bw send_bw");
         out.println("                 atomic_bw atomic_write_bw write_lat read_lat send_lat atomic_lat atomic_write_lat");
         out.println("                 write8_lat flush_lat flush_mr_lat, mr_cycle mw_cycle fr_cycle (register/bind/");
-        out.println("                 fast-register + revoke rates), and the raw UDP baseline udp_bw udp_lat;");
+        out.println("                 fast-register + revoke rates), odp_bw (cold/warm on-demand vs pinned writes,");
+        out.println("                 1 and 64 GiB registration), and the raw UDP baseline udp_bw udp_lat;");
         out.println("                 options -s SIZE, -a, -n ITERS, -m MTU, -t TX_DEPTH, --provider NAME,");
         out.println("                 --progress caller|thread, --json FILE, --persistent (FLUSH to a mapped file)");
     }

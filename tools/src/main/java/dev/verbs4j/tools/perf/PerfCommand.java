@@ -20,7 +20,7 @@ import java.util.List;
 public final class PerfCommand {
     static final List<String> TESTS = List.of("write_bw", "read_bw", "send_bw", "atomic_bw", "atomic_write_bw",
             "write_lat", "read_lat", "send_lat", "atomic_lat", "atomic_write_lat", "write8_lat", "flush_lat", "flush_mr_lat",
-            "mr_cycle", "mw_cycle", "fr_cycle", "udp_bw", "udp_lat");
+            "mr_cycle", "mw_cycle", "fr_cycle", "odp_bw", "udp_bw", "udp_lat");
 
     private PerfCommand() {
     }
@@ -45,6 +45,17 @@ public final class PerfCommand {
                     o.test.equals("fr_cycle"))) {
                 out.println("verbs4j perf " + o.test + ": " + lb.description + ", progress " + System.getProperty("verbs4j.soft.progress"));
                 out.println(Result.tableHeader(latency));
+                if (o.test.equals("odp_bw")) {
+                    for (int size : sizes) {
+                        for (Result r : OdpTests.run(lb, size, o.iterationsOr(4_000), o.depth)) {
+                            out.println(r.test().startsWith("odp_register")
+                                    ? String.format(java.util.Locale.ROOT, " %s: %.3f ms", r.test(), r.seconds() * 1e3)
+                                    : " " + r.test() + ":" + r.tableLine());
+                            results.add(r);
+                        }
+                    }
+                    sizes = List.of();
+                }
                 for (int size : sizes) {
                     Result r = latency ? VerbsTests.latency(o.test, lb, size, o.iterationsOr(10_000))
                             : o.test.endsWith("_cycle") ? MemoryTests.cycles(o.test, lb, size, o.iterationsOr(20_000))
