@@ -312,27 +312,7 @@ final class Completer {
 
     /** Places read data into the request's scatter list at its current offset. */
     private boolean scatter(Wqe w, MemorySegment packet, long from, int length) {
-        long skip = w.receivedBytes;
-        int left = length;
-        ScatterGatherList sges = w.sges;
-        for (int i = 0; i < sges.count() && left > 0; i++) {
-            int len = sges.length(i);
-            if (skip >= len) {
-                skip -= len;
-                continue;
-            }
-            int n = (int) Math.min(len - skip, left);
-            if (qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, true) != KeyCheck.OK) {
-                return false;
-            }
-            var region = qp.device.memory().region();
-            long at = qp.device.memory().offset() + skip;
-            region.copyIn(at, packet, from, n);
-            from += n;
-            left -= n;
-            skip = 0;
-        }
-        return true;
+        return LocalData.scatter(qp.device.memory(), qp.pdHandle, w.sges, w.receivedBytes, packet, from, length) == length;
     }
 
     private void finish(Wqe w, WcStatus status) {

@@ -260,27 +260,7 @@ final class Requester {
             MemorySegment.copy(w.inline, w.sentBytes, packet, target, length);
             return true;
         }
-        long skip = w.sentBytes;
-        int left = length;
-        ScatterGatherList sges = w.sges;
-        for (int i = 0; i < sges.count() && left > 0; i++) {
-            int len = sges.length(i);
-            if (skip >= len) {
-                skip -= len;
-                continue;
-            }
-            int n = (int) Math.min(len - skip, left);
-            if (qp.device.memory().checkLocal(sges.lkey(i), qp.pdHandle, sges.address(i), len, false) != KeyCheck.OK) {
-                return false;
-            }
-            var region = qp.device.memory().region();
-            long at = qp.device.memory().offset() + skip;
-            region.copyOut(at, packet, target, n);
-            target += n;
-            left -= n;
-            skip = 0;
-        }
-        return true;
+        return LocalData.gather(qp.device.memory(), qp.pdHandle, w.sges, w.sentBytes, packet, target, length);
     }
 
     private void sendReadRequest(Wqe w) {

@@ -56,6 +56,7 @@ final class Responder {
     private long writeLength;
 
     private final ResponderResource[] resources;
+    private long atomicOffset;
     private int resourceHead;
 
     Responder(QpEngine qp) {
@@ -352,28 +353,12 @@ final class Responder {
 
     /** Copies received bytes into the active receive; false if they do not fit. */
     private boolean scatter(MemorySegment packet, long from, int length) {
-        long skip = receiveOffset;
-        int left = length;
-        MemoryTable memory = qp.device.memory();
-        for (int i = 0; i < receiveSges.count() && left > 0; i++) {
-            int len = receiveSges.length(i);
-            if (skip >= len) {
-                skip -= len;
-                continue;
-            }
-            int n = (int) Math.min(len - skip, left);
-            if (memory.checkLocal(receiveSges.lkey(i), qp.pdHandle, receiveSges.address(i), len, true) != KeyCheck.OK) {
-                return false;
-            }
-            Region region = memory.region();
-            long at = memory.offset() + skip;
-            region.copyIn(at, packet, from, n);
-            from += n;
-            left -= n;
-            skip = 0;
+        int placed = LocalData.scatter(qp.device.memory(), qp.pdHandle, receiveSges, receiveOffset, packet, from, length);
+        if (placed < 0) {
+            return false;
         }
-        receiveOffset += length - left;
-        return left == 0;
+        receiveOffset += placed;
+        return placed == length;
     }
 
     // ---- WRITE ----------------------------------------------------------------------------
@@ -498,53 +483,59 @@ final class Responder {
 
     private void executeAtomic(PacketView p, int psn) {
         var eth = p.atomicEth();
-        MemoryTable memory = qp.device.memory();
-        if (memory.checkRemote(eth.rkey(), qp.pdHandle, qp.qpn, eth.va(), 8, REMOTE_RIGHTS_ATOMIC) != KeyCheck.OK) {
-            remoteAccessError(psn);
-            return;
-        }
-        MemorySegment target = memory.region().segmentAt(memory.offset());
-        long offset = memory.region().segmentOffset(memory.offset());
-        if (((target.address() + offset) & 7) != 0) {
-            // IBA A19.4.2 / rxe: a misaligned atomic is an invalid request.
-            classC(Aeth.NAK_INVALID_REQUEST, psn);
+        MemorySegment target = atomicTarget(eth.rkey(), eth.va(), REMOTE_RIGHTS_ATOMIC, psn);
+        if (target == null) {
             return;
         }
         long original;
         if (p.opcode() == Opcodes.RC_COMPARE_SWAP) {
-            original = (long) Atomics.LONG.compareAndExchange(target, offset, eth.compare(), eth.swapOrAdd());
+            original = (long) Atomics.LONG.compareAndExchange(target, atomicOffset, eth.compare(), eth.swapOrAdd());
         } else {
-            original = (long) Atomics.LONG.getAndAdd(target, offset, eth.swapOrAdd());
+            original = (long) Atomics.LONG.getAndAdd(target, atomicOffset, eth.swapOrAdd());
         }
-        ResponderResource r = nextResource();
-        r.set(ResponderResource.ATOMIC, psn, psn);
-        r.originalValue = original;
-        msn++;
-        ePsn = Psn.next(psn);
-        lastOpcode = -1;
+        executedReadLike(ResponderResource.ATOMIC, psn).originalValue = original;
         sendAtomicAck(psn, original);
     }
 
-    private void executeAtomicWrite(PacketView p, int psn) {
+    /**
+     * The segment holding the 8 bytes an atomic or ATOMIC WRITE targets (their offset in
+     * {@link #atomicOffset}), or null after answering a bad key (remote access error) or a
+     * misaligned address (invalid request: IBA A19.4.2, as the kernel rxe does).
+     */
+    private MemorySegment atomicTarget(int rkey, long va, int rights, int psn) {
         MemoryTable memory = qp.device.memory();
-        if (memory.checkRemote(p.reth().rkey(), qp.pdHandle, qp.qpn, p.reth().va(), 8, REMOTE_RIGHTS_WRITE) != KeyCheck.OK) {
+        if (memory.checkRemote(rkey, qp.pdHandle, qp.qpn, va, 8, rights) != KeyCheck.OK) {
             remoteAccessError(psn);
-            return;
+            return null;
         }
         MemorySegment target = memory.region().segmentAt(memory.offset());
-        long offset = memory.region().segmentOffset(memory.offset());
-        if (((target.address() + offset) & 7) != 0) {
+        atomicOffset = memory.region().segmentOffset(memory.offset());
+        if (((target.address() + atomicOffset) & 7) != 0) {
             classC(Aeth.NAK_INVALID_REQUEST, psn);
+            return null;
+        }
+        return target;
+    }
+
+    /** Records an executed read-like request for replay and moves past its PSN. */
+    private ResponderResource executedReadLike(int kind, int psn) {
+        ResponderResource r = nextResource();
+        r.set(kind, psn, psn);
+        msn++;
+        ePsn = Psn.next(psn);
+        lastOpcode = -1;
+        return r;
+    }
+
+    private void executeAtomicWrite(PacketView p, int psn) {
+        MemorySegment target = atomicTarget(p.reth().rkey(), p.reth().va(), REMOTE_RIGHTS_WRITE, psn);
+        if (target == null) {
             return;
         }
         long value = p.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, p.payloadOffset());
         // One 64-bit release store, after everything this QP placed before it.
-        Atomics.LONG.setRelease(target, offset, value);
-        ResponderResource r = nextResource();
-        r.set(ResponderResource.ATOMIC_WRITE, psn, psn);
-        msn++;
-        ePsn = Psn.next(psn);
-        lastOpcode = -1;
+        Atomics.LONG.setRelease(target, atomicOffset, value);
+        executedReadLike(ResponderResource.ATOMIC_WRITE, psn);
         sendReadResponseAck(psn);
     }
 
@@ -583,11 +574,7 @@ final class Responder {
                 return;
             }
         }
-        ResponderResource r = nextResource();
-        r.set(ResponderResource.FLUSH, psn, psn);
-        msn++;
-        ePsn = Psn.next(psn);
-        lastOpcode = -1;
+        executedReadLike(ResponderResource.FLUSH, psn);
         sendReadResponseAck(psn);
     }
 

@@ -122,42 +122,29 @@ public final class Region extends MemoryObject {
      * the caller). On an On-Demand Paging region the pages are faulted in first.
      */
     public void copyIn(long offset, MemorySegment src, long srcOffset, long len) {
-        if (odp != null) {
-            odp.touch(offset, len);
-        }
-        if (memory != null) {
-            MemorySegment.copy(src, srcOffset, memory, offset, len);
-            return;
-        }
-        while (len > 0) {
-            long at = offset + firstByteOffset;
-            int page = (int) (at >>> pageShift);
-            long within = at & ((1L << pageShift) - 1);
-            long n = Math.min(len, (1L << pageShift) - within);
-            MemorySegment.copy(src, srcOffset, pages[page], within, n);
-            offset += n;
-            srcOffset += n;
-            len -= n;
-        }
+        copy(offset, src, srcOffset, len, true);
     }
 
     /** Copies {@code len} bytes of the region at {@code offset} to {@code dst}, faulting ODP pages in. */
     public void copyOut(long offset, MemorySegment dst, long dstOffset, long len) {
+        copy(offset, dst, dstOffset, len, false);
+    }
+
+    private void copy(long offset, MemorySegment other, long otherOffset, long len, boolean intoRegion) {
         if (odp != null) {
             odp.touch(offset, len);
         }
-        if (memory != null) {
-            MemorySegment.copy(memory, offset, dst, dstOffset, len);
-            return;
-        }
         while (len > 0) {
-            long at = offset + firstByteOffset;
-            int page = (int) (at >>> pageShift);
-            long within = at & ((1L << pageShift) - 1);
-            long n = Math.min(len, (1L << pageShift) - within);
-            MemorySegment.copy(pages[page], within, dst, dstOffset, n);
+            MemorySegment target = memory != null ? memory : pages[(int) ((offset + firstByteOffset) >>> pageShift)];
+            long within = memory != null ? offset : (offset + firstByteOffset) & ((1L << pageShift) - 1);
+            long n = memory != null ? len : Math.min(len, (1L << pageShift) - within);
+            if (intoRegion) {
+                MemorySegment.copy(other, otherOffset, target, within, n);
+            } else {
+                MemorySegment.copy(target, within, other, otherOffset, n);
+            }
             offset += n;
-            dstOffset += n;
+            otherOffset += n;
             len -= n;
         }
     }
