@@ -147,40 +147,22 @@ final class Responder {
             abandonMessage();
         }
         if (!sequenceValid(opcode)) {
-            if (qp.type == QpType.RC) {
-                classC(Aeth.NAK_INVALID_REQUEST, psn);
-            } else {
-                dropMessage = true;
-                abandonMessage();
-                ePsn = Psn.next(psn);
-            }
-            qp.counters.increment(Counters.DROP_OPCODE_SEQUENCE);
+            invalidRequest(psn, Counters.DROP_OPCODE_SEQUENCE);
             return;
         }
         if (!accessAllowed(p)) {
-            if (qp.type == QpType.RC) {
-                classC(Aeth.NAK_INVALID_REQUEST, psn);
-            } else {
-                dropMessage = true;
-                ePsn = Psn.next(psn);
-            }
+            invalidRequest(psn, Counters.DROP_ACCESS);
             return;
         }
-        if (p.has(OpcodeTable.READ | OpcodeTable.ATOMIC) || p.has(OpcodeTable.ATOMIC_WRITE) || p.has(OpcodeTable.FLUSH)) {
-            if (qp.maxDestRdAtomic == 0) {
-                classC(Aeth.NAK_INVALID_REQUEST, psn);
-                return;
-            }
+        boolean readLike = OpcodeTable.hasAny(opcode, OpcodeTable.READ | OpcodeTable.ATOMIC | OpcodeTable.ATOMIC_WRITE
+                | OpcodeTable.FLUSH);
+        if (readLike && qp.maxDestRdAtomic == 0) {
+            // rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ: no responder resources at all.
+            classC(Aeth.NAK_INVALID_REQUEST, psn);
+            return;
         }
         if (!lengthValid(p)) {
-            qp.counters.increment(Counters.DROP_LENGTH);
-            if (qp.type == QpType.RC) {
-                classC(Aeth.NAK_INVALID_REQUEST, psn);
-            } else {
-                dropMessage = true;
-                abandonMessage();
-                ePsn = Psn.next(psn);
-            }
+            invalidRequest(psn, Counters.DROP_LENGTH);
             return;
         }
         if (p.has(OpcodeTable.SEND)) {
@@ -705,13 +687,18 @@ final class Responder {
 
     /** A malformed request: class C on RC (NAK and error), a dropped message on UC (class D1). */
     private void invalidRequest(int psn) {
+        invalidRequest(psn, Counters.DROP_OPCODE_SEQUENCE);
+    }
+
+    /** As {@link #invalidRequest(int)}, counting the packet under {@code reason}. */
+    private void invalidRequest(int psn, int reason) {
+        qp.counters.increment(reason);
         if (qp.type == QpType.RC) {
             classC(Aeth.NAK_INVALID_REQUEST, psn);
         } else {
             dropMessage = true;
             abandonMessage();
             ePsn = Psn.next(psn);
-            qp.counters.increment(Counters.DROP_OPCODE_SEQUENCE);
         }
     }
 
