@@ -57,7 +57,7 @@ public final class PerfCommand {
                     sizes = List.of();
                 }
                 for (int size : sizes) {
-                    Result r = latency ? VerbsTests.latency(o.test, lb, size, o.iterationsOr(10_000))
+                    Result r = latency ? VerbsTests.latency(o.test, lb, size, o.iterationsOr(10_000), o.threads)
                             : o.test.endsWith("_cycle") ? MemoryTests.cycles(o.test, lb, size, o.iterationsOr(20_000))
                             : VerbsTests.bandwidth(o.test, lb, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.depth);
                     out.println(r.tableLine());

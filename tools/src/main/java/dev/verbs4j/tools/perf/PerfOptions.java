@@ -21,6 +21,8 @@ final class PerfOptions {
     String progress = "caller";
     String json;
     boolean persistent;
+    /** write_lat: 1 thread drives both sides in turn, 2 gives each side its own (as ib_write_lat's two processes). */
+    int threads = 1;
 
     static PerfOptions parse(String[] args) {
         PerfOptions o = new PerfOptions();
@@ -36,6 +38,7 @@ final class PerfOptions {
                 case "--progress" -> o.progress = value(args, ++i, a);
                 case "--json" -> o.json = value(args, ++i, a);
                 case "--persistent" -> o.persistent = true;
+                case "--threads" -> o.threads = Integer.parseInt(value(args, ++i, a));
                 default -> {
                     if (a.startsWith("-") || o.test != null) {
                         throw new IllegalArgumentException("unknown option " + a);

@@ -5,6 +5,7 @@ import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.WorkCompletion;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
@@ -90,16 +91,20 @@ final class VerbsTests {
         return peak;
     }
 
-    static Result latency(String test, Loopback lb, int size, int iterations) {
+    static Result latency(String test, Loopback lb, int size, int iterations, int threads) {
         long[] ns = new long[iterations];
-        measureLatency(test, lb, size, new long[Math.min(iterations, 1000)]);
+        measureLatency(test, lb, size, new long[Math.min(iterations, 1000)], threads);
         long allocBefore = Allocation.allocatedBytes();
-        measureLatency(test, lb, size, ns);
+        measureLatency(test, lb, size, ns, threads);
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
         return Result.latency(test, lb.description, size, ns, alloc);
     }
 
-    private static void measureLatency(String test, Loopback lb, int size, long[] ns) {
+    private static void measureLatency(String test, Loopback lb, int size, long[] ns, int threads) {
+        if (test.equals("write_lat") && threads > 1) {
+            writePingPong(lb, size, ns);
+            return;
+        }
         SendWorkRequest wr = new SendWorkRequest();
         ReceiveWorkRequest rr = new ReceiveWorkRequest();
         WorkCompletion[] one = {new WorkCompletion()};
@@ -108,19 +113,19 @@ final class VerbsTests {
             long t0 = System.nanoTime();
             switch (test) {
                 case "write_lat" -> {
-                    // Ping-pong through memory, as ib_write_lat: each side writes as soon as it
-                    // sees the other's write; the completions are reaped after the round trip.
+                    // One thread, both sides in turn: each writes as soon as it sees the
+                    // other's write; completions are reaped after the round trip.
                     byte mark = (byte) (i + 1);
+
                     lb.a.buf.set(ValueLayout.JAVA_BYTE, last, mark);
                     lb.a.qp.postSend(wr.wrId(i).signaled(true).buffer(lb.a.mr, 0, size).rdmaWrite(lb.b.mr.address(), lb.b.mr.rkey()));
-                    waitByte(lb, lb.b, last, mark);
+                    awaitByte(lb, lb.b.buf, last, mark);
                     lb.b.buf.set(ValueLayout.JAVA_BYTE, last + 8192, mark);
                     lb.b.qp.postSend(wr.wrId(i).signaled(true).buffer(lb.b.mr, 8192, size).rdmaWrite(lb.a.mr.address() + 8192, lb.a.mr.rkey()));
-                    waitByte(lb, lb.a, last + 8192, mark);
-                    long elapsed = System.nanoTime() - t0;
+                    awaitByte(lb, lb.a.buf, last + 8192, mark);
+                    ns[i] = (System.nanoTime() - t0) / 2;
                     Loopback.awaitOne(lb.a.cq, one);
                     Loopback.awaitOne(lb.b.cq, one);
-                    ns[i] = elapsed / 2;
                     continue;
                 }
                 case "send_lat" -> {
@@ -161,21 +166,71 @@ final class VerbsTests {
                 default -> throw new IllegalArgumentException("not a latency test: " + test);
             }
             long elapsed = System.nanoTime() - t0;
-            boolean pingPong = test.equals("write_lat") || test.equals("send_lat");
-            ns[i] = pingPong ? elapsed / 2 : elapsed;
+            ns[i] = test.equals("send_lat") ? elapsed / 2 : elapsed;
         }
     }
 
-    private static final WorkCompletion[] NONE = {new WorkCompletion()};
-
-    private static void waitByte(Loopback lb, Loopback.End end, long offset, byte mark) {
-        WorkCompletion[] none = NONE;
-        while (end.buf.get(ValueLayout.JAVA_BYTE, offset) != mark) {
-            // Polling an empty queue drives caller progress for the soft provider.
-            if (end.cq.poll(none, 0) != 0) {
-                throw new IllegalStateException("unexpected completion");
+    /**
+     * ib_write_lat's ping-pong: each side has its own thread, writes as soon as it sees the
+     * other's write land in its memory, and reaps its completions in between; the reported
+     * latency is half the round trip.
+     */
+    private static void writePingPong(Loopback lb, int size, long[] ns) {
+        long last = Math.max(0, size - 1);
+        int iterations = ns.length;
+        Thread responder = Thread.ofPlatform().name("write_lat responder").start(() -> {
+            SendWorkRequest wr = new SendWorkRequest();
+            WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion()};
+            for (int i = 0; i < iterations; i++) {
+                byte mark = (byte) (i + 1);
+                while (lb.b.buf.get(ValueLayout.JAVA_BYTE, last) != mark) {
+                    lb.b.cq.poll(wcs, wcs.length);
+                }
+                lb.b.buf.set(ValueLayout.JAVA_BYTE, last + 8192, mark);
+                lb.b.qp.postSend(wr.wrId(i).signaled(true).buffer(lb.b.mr, 8192, size).rdmaWrite(lb.a.mr.address() + 8192, lb.a.mr.rkey()));
             }
-            lb.a.cq.poll(none, 0);
+            drain(lb.b.cq);
+        });
+        SendWorkRequest wr = new SendWorkRequest();
+        WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion()};
+        for (int i = 0; i < iterations; i++) {
+            byte mark = (byte) (i + 1);
+            long t0 = System.nanoTime();
+            lb.a.buf.set(ValueLayout.JAVA_BYTE, last, mark);
+            lb.a.qp.postSend(wr.wrId(i).signaled(true).buffer(lb.a.mr, 0, size).rdmaWrite(lb.b.mr.address(), lb.b.mr.rkey()));
+            while (lb.a.buf.get(ValueLayout.JAVA_BYTE, last + 8192) != mark) {
+                lb.a.cq.poll(wcs, wcs.length);
+            }
+            ns[i] = (System.nanoTime() - t0) / 2;
+        }
+        drain(lb.a.cq);
+        try {
+            responder.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
+
+    /** Waits for {@code mark} at {@code offset}, polling both (empty) queues: that drives caller progress. */
+    private static void awaitByte(Loopback lb, MemorySegment buf, long offset, byte mark) {
+        WorkCompletion[] none = NO_COMPLETIONS;
+        while (buf.get(ValueLayout.JAVA_BYTE, offset) != mark) {
+            lb.a.cq.poll(none, 0);
+            lb.b.cq.poll(none, 0);
+        }
+    }
+
+    private static final WorkCompletion[] NO_COMPLETIONS = {new WorkCompletion()};
+
+    /** Polls until no completion has come for a moment (the last ones of a ping-pong). */
+    private static void drain(dev.verbs4j.CompletionQueue cq) {
+        WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion()};
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() - quietSince < 20_000_000L) {
+            if (cq.poll(wcs, wcs.length) > 0) {
+                quietSince = System.nanoTime();
+            }
+        }
+    }
+
 }
