@@ -1,5 +1,6 @@
 package dev.verbs4j.conformance.odp;
 
+import dev.verbs4j.Access;
 import dev.verbs4j.OdpTransportCapability;
 import dev.verbs4j.QpType;
 import dev.verbs4j.ReceiveWorkRequest;
@@ -61,6 +62,29 @@ class OdpTrafficTest {
 
         Expect.success(WcOpcode.RDMA_WRITE, 903, Completions.next(pair.local().sendCq(), "the write"), "write into an on-demand region");
         Bytes.assertSame(source.memory(), target.memory(), "written bytes");
+    }
+
+    /**
+     * A short write into the middle of a page: the bytes land at that offset and the rest of
+     * the page keeps its contents. This isolates placement inside a page from faulting across
+     * pages.
+     */
+    @Test
+    void writeInsidePageLandsAtItsOffset(Testbed bed) {
+        Require.onDemandPaging(bed, QpType.RC, OdpTransportCapability.WRITE);
+        RcPair pair = bed.rcPair();
+        Buffer source = bed.buffer(pair.local().pd(), 64, Access.LOCAL_WRITE);
+        Buffer target = OnDemand.buffer(bed, pair.remote().pd(), 4096);
+        Bytes.fill(source.memory(), 105);
+        target.memory().fill((byte) 0x5a);
+
+        pair.local().qp().postSend(new SendWorkRequest().wrId(906).signaled(true).buffer(source.region(), 0, 64)
+                .rdmaWrite(target.remoteAddress(512), target.rkey()));
+
+        Expect.success(WcOpcode.RDMA_WRITE, 906, Completions.next(pair.local().sendCq(), "the write"), "write at page offset 512");
+        Bytes.assertSame(source.memory(), target.memory().asSlice(512, 64), "bytes at page offset 512");
+        Bytes.assertFilled(target.memory().asSlice(0, 512), (byte) 0x5a, "bytes before offset 512");
+        Bytes.assertFilled(target.memory().asSlice(576), (byte) 0x5a, "bytes after the write");
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.verbs4j.conformance.odp;
 import dev.verbs4j.Access;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.conformance.fixture.Buffer;
-import dev.verbs4j.conformance.fixture.MappedFiles;
 import dev.verbs4j.conformance.fixture.Testbed;
 
 import java.util.Set;
@@ -11,8 +10,8 @@ import java.util.Set;
 /**
  * On-Demand Paging regions ({@code IBV_ACCESS_ON_DEMAND}): nothing is pinned at
  * registration; the device faults pages in when the transport first touches them. The
- * memory is a freshly mapped file, whose pages are not present until touched, so the
- * transport really has to fault (pyverbs forces the same with {@code MADV_DONTNEED}).
+ * memory is anonymous with its pages dropped ({@code MADV_DONTNEED}, as pyverbs does), so
+ * the transport really has to fault.
  */
 final class OnDemand {
     private OnDemand() {
@@ -25,8 +24,8 @@ final class OnDemand {
         return rights;
     }
 
-    /** An on-demand region over {@code bytes} of untouched memory. */
+    /** An on-demand region over {@code bytes} of anonymous memory whose pages are not present. */
     static Buffer buffer(Testbed bed, ProtectionDomain pd, long bytes) {
-        return bed.register(pd, MappedFiles.map(bed, bytes), rights());
+        return bed.register(pd, FreshPages.allocate(bed, bytes), rights());
     }
 }
