@@ -10,7 +10,8 @@ import java.util.TreeMap;
 /**
  * The provider-by-case matrix: one row per case, one column per run (pair of provider
  * and device), as Markdown and as HTML. A failing cell shows what was observed, so a
- * difference between providers reads straight off the table.
+ * difference between providers reads straight off the table. A failure listed in the
+ * {@link Findings} for its run shows as a finding, with what the device does instead.
  */
 public final class MatrixWriter {
     private static final List<String> FAMILY_ORDER = List.of("base", "errors", "flush", "atomicwrite", "memwindow", "odp");
@@ -18,9 +19,16 @@ public final class MatrixWriter {
 
     private final List<RunReport> runs;
     private final Map<String, CaseResult> rows;
+    private final Findings findings;
 
-    /** A matrix of {@code runs}, columns in label order. */
+    /** A matrix of {@code runs}, columns in label order, with no case counted as a finding. */
     public MatrixWriter(List<RunReport> runs) {
+        this(runs, Findings.none());
+    }
+
+    /** A matrix of {@code runs}, columns in label order; failures listed in {@code findings} show as findings. */
+    public MatrixWriter(List<RunReport> runs, Findings findings) {
+        this.findings = findings;
         this.runs = runs.stream().sorted(Comparator.comparing(RunReport::label)).toList();
         Map<String, CaseResult> byId = new TreeMap<>(Comparator.comparing(MatrixWriter::familyRank).thenComparing(id -> id));
         for (RunReport run : this.runs) {
@@ -49,11 +57,11 @@ public final class MatrixWriter {
     public String markdown() {
         StringBuilder sb = new StringBuilder(8192);
         sb.append("# verbs4j conformance matrix\n\n");
-        sb.append("| run | pair | pass | fail | skip | started |\n|---|---|---|---|---|---|\n");
+        sb.append("| run | pair | pass | fail | finding | skip | started |\n|---|---|---|---|---|---|---|\n");
         for (RunReport r : runs) {
             sb.append("| ").append(md(r.label())).append(" | ").append(md(r.pairDescription())).append(" | ")
-                    .append(r.count(Outcome.PASS)).append(" | ").append(r.count(Outcome.FAIL)).append(" | ")
-                    .append(r.count(Outcome.SKIP)).append(" | ").append(md(r.startedAt())).append(" |\n");
+                    .append(r.count(Outcome.PASS)).append(" | ").append(failures(r)).append(" | ")
+                    .append(findings.count(r)).append(" | ").append(r.count(Outcome.SKIP)).append(" | ").append(md(r.startedAt())).append(" |\n");
         }
         sb.append("\n| case |");
         runs.forEach(r -> sb.append(' ').append(md(r.label())).append(" |"));
@@ -63,8 +71,8 @@ public final class MatrixWriter {
         List<Map<String, CaseResult>> indexed = runs.stream().map(MatrixWriter::index).toList();
         for (Map.Entry<String, CaseResult> row : rows.entrySet()) {
             sb.append("| `").append(row.getKey()).append("` ").append(md(row.getValue().displayName())).append(" |");
-            for (Map<String, CaseResult> run : indexed) {
-                sb.append(' ').append(markdownCell(run.get(row.getKey()))).append(" |");
+            for (int i = 0; i < runs.size(); i++) {
+                sb.append(' ').append(markdownCell(runs.get(i), indexed.get(i).get(row.getKey()))).append(" |");
             }
             sb.append('\n');
         }
@@ -73,18 +81,35 @@ public final class MatrixWriter {
             if (notPassed.isEmpty()) {
                 continue;
             }
-            sb.append("\n## ").append(md(r.label())).append(": failures and skips\n\n");
+            sb.append("\n## ").append(md(r.label())).append(": failures, findings and skips\n\n");
             for (CaseResult c : notPassed) {
-                sb.append("- **").append(c.outcome().word()).append("** `").append(c.id()).append("`: ")
-                        .append(md(c.detail())).append('\n');
+                sb.append("- **").append(word(r, c)).append("** `").append(c.id()).append("`: ")
+                        .append(md(fullDetail(r, c))).append('\n');
             }
         }
         return sb.toString();
     }
 
-    private static String markdownCell(CaseResult c) {
+    private long failures(RunReport r) {
+        return r.count(Outcome.FAIL) - findings.count(r);
+    }
+
+    private String word(RunReport r, CaseResult c) {
+        return findings.reason(r, c) != null ? "finding" : c.outcome().word();
+    }
+
+    private String fullDetail(RunReport r, CaseResult c) {
+        String reason = findings.reason(r, c);
+        return reason == null ? c.detail() : c.detail() + " (listed finding: " + reason + ")";
+    }
+
+    private String markdownCell(RunReport r, CaseResult c) {
         if (c == null) {
             return "–";
+        }
+        String reason = findings.reason(r, c);
+        if (reason != null) {
+            return "finding: " + md(shorten(reason));
         }
         return switch (c.outcome()) {
             case PASS -> "pass";
@@ -99,13 +124,13 @@ public final class MatrixWriter {
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>verbs4j conformance matrix</title>\n")
                 .append("<style>body{font-family:sans-serif;font-size:14px}table{border-collapse:collapse}")
                 .append("td,th{border:1px solid #bbb;padding:3px 6px;vertical-align:top}th{background:#eee}")
-                .append(".pass{background:#d4f7d4}.fail{background:#f9c9c9}.skip{background:#f4f0c8}.none{color:#999}")
+                .append(".pass{background:#d4f7d4}.fail{background:#f9c9c9}.skip{background:#f4f0c8}.finding{background:#cfe3f7}.none{color:#999}")
                 .append("code{font-size:12px}</style></head><body>\n<h1>verbs4j conformance matrix</h1>\n");
-        sb.append("<table><tr><th>run</th><th>pair</th><th>pass</th><th>fail</th><th>skip</th><th>started</th><th>environment</th></tr>\n");
+        sb.append("<table><tr><th>run</th><th>pair</th><th>pass</th><th>fail</th><th>finding</th><th>skip</th><th>started</th><th>environment</th></tr>\n");
         for (RunReport r : runs) {
             sb.append("<tr><td>").append(html(r.label())).append("</td><td>").append(html(r.pairDescription()))
-                    .append("</td><td>").append(r.count(Outcome.PASS)).append("</td><td>").append(r.count(Outcome.FAIL))
-                    .append("</td><td>").append(r.count(Outcome.SKIP)).append("</td><td>").append(html(r.startedAt()))
+                    .append("</td><td>").append(r.count(Outcome.PASS)).append("</td><td>").append(failures(r))
+                    .append("</td><td>").append(findings.count(r)).append("</td><td>").append(r.count(Outcome.SKIP)).append("</td><td>").append(html(r.startedAt()))
                     .append("</td><td>").append(html(r.environment())).append("</td></tr>\n");
         }
         sb.append("</table>\n<h2>Cases</h2>\n<table><tr><th>case</th>");
@@ -115,8 +140,8 @@ public final class MatrixWriter {
         for (Map.Entry<String, CaseResult> row : rows.entrySet()) {
             sb.append("<tr><td><code>").append(html(row.getKey())).append("</code><br>").append(html(row.getValue().displayName()))
                     .append("</td>");
-            for (Map<String, CaseResult> run : indexed) {
-                sb.append(htmlCell(run.get(row.getKey())));
+            for (int i = 0; i < runs.size(); i++) {
+                sb.append(htmlCell(runs.get(i), indexed.get(i).get(row.getKey())));
             }
             sb.append("</tr>\n");
         }
@@ -126,26 +151,27 @@ public final class MatrixWriter {
             if (notPassed.isEmpty()) {
                 continue;
             }
-            sb.append("<h2>").append(html(r.label())).append(": failures and skips</h2>\n<ul>\n");
+            sb.append("<h2>").append(html(r.label())).append(": failures, findings and skips</h2>\n<ul>\n");
             for (CaseResult c : notPassed) {
-                sb.append("<li class=\"").append(c.outcome().word()).append("\"><b>").append(c.outcome().word()).append("</b> <code>")
-                        .append(html(c.id())).append("</code>: ").append(html(c.detail())).append("</li>\n");
+                sb.append("<li class=\"").append(word(r, c)).append("\"><b>").append(word(r, c)).append("</b> <code>")
+                        .append(html(c.id())).append("</code>: ").append(html(fullDetail(r, c))).append("</li>\n");
             }
             sb.append("</ul>\n");
         }
         return sb.append("</body></html>\n").toString();
     }
 
-    private static String htmlCell(CaseResult c) {
+    private String htmlCell(RunReport r, CaseResult c) {
         if (c == null) {
             return "<td class=\"none\">not run</td>";
         }
-        String text = switch (c.outcome()) {
+        String reason = findings.reason(r, c);
+        String text = reason != null ? "finding: " + html(shorten(reason)) : switch (c.outcome()) {
             case PASS -> "pass";
             case SKIP -> "skip";
             case FAIL -> "FAIL: " + html(shorten(c.detail()));
         };
-        return "<td class=\"" + c.outcome().word() + "\" title=\"" + html(c.detail()) + "\">" + text + "</td>";
+        return "<td class=\"" + word(r, c) + "\" title=\"" + html(fullDetail(r, c)) + "\">" + text + "</td>";
     }
 
     private List<CaseResult> notPassed(RunReport r) {

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * The report folder: {@code <label>.json} per run, and {@code conformance-matrix.md} /
- * {@code conformance-matrix.html} merged from every run found there. The folder is
+ * {@code conformance-matrix.html} merged from every run found there, with the
+ * {@linkplain Findings#bundled() listed findings} marked. The folder is
  * {@value #DIR_PROPERTY} (default {@code target/conformance}).
  */
 public final class ReportFiles {
@@ -34,7 +35,7 @@ public final class ReportFiles {
     public static List<Path> write(Path dir, RunReport run, List<String> warnings) throws IOException {
         List<Path> written = new ArrayList<>();
         written.add(ReportJson.writeFile(dir, run));
-        MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings));
+        MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings), Findings.bundled());
         Path md = dir.resolve(MATRIX_MARKDOWN);
         Path html = dir.resolve(MATRIX_HTML);
         Files.writeString(md, matrix.markdown(), StandardCharsets.UTF_8);
@@ -46,7 +47,7 @@ public final class ReportFiles {
 
     /** Re-reads every run in {@code dir} and rewrites the matrix only (for merging runs copied in from elsewhere). */
     public static List<Path> rewriteMatrix(Path dir, List<String> warnings) throws IOException {
-        MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings));
+        MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings), Findings.bundled());
         Path md = Files.writeString(dir.resolve(MATRIX_MARKDOWN), matrix.markdown(), StandardCharsets.UTF_8);
         Path html = Files.writeString(dir.resolve(MATRIX_HTML), matrix.html(), StandardCharsets.UTF_8);
         return List.of(md, html);

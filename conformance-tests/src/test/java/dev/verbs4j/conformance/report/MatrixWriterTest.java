@@ -3,6 +3,7 @@ package dev.verbs4j.conformance.report;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,10 @@ class MatrixWriterTest {
 
     private static RunReport run(String label, CaseResult... cases) {
         return new RunReport(label, "p", "d", "p", "d", "t", 1, "env", List.of(cases));
+    }
+
+    private static RunReport rxeRun(CaseResult... cases) {
+        return new RunReport("ibverbs-rxe", "ibverbs", "rxe0", "ibverbs", "rxe0", "t", 1, "env", List.of(cases));
     }
 
     @Test
@@ -42,5 +47,40 @@ class MatrixWriterTest {
         String md = new MatrixWriter(List.of(run("r", result("odp/O#x", Outcome.SKIP, "no ODP | at all")))).markdown();
 
         assertTrue(md.contains("- **skip** `odp/O#x`: no ODP \\| at all"), md);
+    }
+
+    @Test
+    void listedFailureOfTheMatchingRunIsAFindingAndOthersStayFailures() {
+        Findings findings = Findings.of(Map.of("ibverbs-rxe", "# comment\nflush/F#a\trxe answers REM_INV_REQ_ERR\n"));
+        CaseResult listed = result("flush/F#a", Outcome.FAIL, "was REM_INV_REQ_ERR");
+        CaseResult unlisted = result("flush/F#b", Outcome.FAIL, "was WR_FLUSH_ERR");
+        RunReport rxe = rxeRun(listed, unlisted);
+        RunReport other = run("soft-soft", listed);
+
+        String md = new MatrixWriter(List.of(rxe, other), findings).markdown();
+
+        assertTrue(md.contains("| ibverbs-rxe | ibverbs/rxe0 → ibverbs/rxe0 | 0 | 1 | 1 | 0 |"), md);
+        assertTrue(md.contains("| soft-soft | p/d → p/d | 0 | 1 | 0 | 0 |"), md);
+        assertTrue(md.contains("| `flush/F#a` flush/F#a | finding: rxe answers REM_INV_REQ_ERR | **FAIL**: was REM_INV_REQ_ERR |"), md);
+        assertTrue(md.contains("- **finding** `flush/F#a`: was REM_INV_REQ_ERR (listed finding: rxe answers REM_INV_REQ_ERR)"), md);
+        assertTrue(md.contains("- **fail** `flush/F#b`: was WR_FLUSH_ERR"), md);
+        assertTrue(new MatrixWriter(List.of(rxe), findings).html().contains("<td class=\"finding\""));
+    }
+
+    @Test
+    void aPassingListedCaseIsAPass() {
+        Findings findings = Findings.of(Map.of("ibverbs-rxe", "flush/F#a\trxe answers REM_INV_REQ_ERR\n"));
+
+        String md = new MatrixWriter(List.of(rxeRun(result("flush/F#a", Outcome.PASS, ""))), findings).markdown();
+
+        assertTrue(md.contains("| `flush/F#a` flush/F#a | pass |"), md);
+    }
+
+    @Test
+    void bundledListsAreOnTheClassPath() {
+        Findings bundled = Findings.bundled();
+        CaseResult c = result("errors/ReceiveLengthTest#receiveTooSmallFailsBothSides", Outcome.FAIL, "REM_OP_ERR");
+
+        assertTrue(bundled.reason(rxeRun(c), c) != null, "ibverbs-rxe.tsv lists the receive-length case");
     }
 }
