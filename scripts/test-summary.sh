@@ -11,7 +11,7 @@ while IFS= read -r -d '' report; do
         value=$(printf '%s' "$line" | grep -o " $field=\"[0-9]*\"" | grep -o '[0-9]*' || echo 0)
         eval "$field=\$(( $field + ${value:-0} ))"
     done
-done < <(find "$root" -path '*/target/*-reports/TEST-*.xml' -print0 2>/dev/null)
+done < <(find "$root" -path '*/target/surefire-reports*/TEST-*.xml' -print0 2>/dev/null)
 failed=$((failures + errors))
 passed=$((tests - failed - skipped))
 # The kernel-rxe run in the micro-VM: its cases, plus findings (kernel behaviour that differs
