@@ -13,7 +13,7 @@ echo "== JDK: $JAVA_HOME"
 scripts/install-build-deps.sh
 
 echo "== build and host tests (soft provider, ibverbs binding, conformance soft-soft)"
-find . -path '*/target/*-reports' -type d -prune -exec rm -rf {} + 2>/dev/null || true
+find . -path '*/target/surefire-reports*' -type d -prune -exec rm -rf {} + 2>/dev/null || true
 rm -rf conformance-tests/target/conformance target/vm
 build_start=$(date +%s)
 ./mvnw -B -ntp verify

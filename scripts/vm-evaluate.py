@@ -4,8 +4,11 @@ A case that fails on the kernel rxe is accepted only when conformance-tests/find
 ibverbs-rxe.tsv lists it, with the reason (a kernel behaviour that differs from the IBTA
 specification, which the soft provider follows): it is printed as a finding. Any other
 failure, a failed interop run or a missing result fails the run. Writes
-target/vm/summary.env for scripts/test-summary.sh.
+target/vm/summary.env for scripts/test-summary.sh, and one conformance report per interop
+direction (interop-<direction>.json beside ibverbs-rxe.json), so the matrix has a column for
+each soft/kernel pair.
 """
+import datetime
 import json
 import os
 import re
@@ -26,6 +29,74 @@ def findings():
                 case, reason = line.split("\t", 1)
                 known[case] = reason
     return known
+
+
+# What each side of `verbs4j pingpong --all-ops` prints once a check has passed: one
+# interop case per check, so a missing line is a failed case with the log's last words.
+INTEROP_CASES = [
+    ("interop/PingPong#sendReceiveRoundTrips", "send/receive round trips, every byte checked",
+     [("client", r"round trips of [0-9,]+ bytes: average"), ("server", r"served [0-9]+ round trips")]),
+    ("interop/PingPong#rdmaWriteThenReadBack", "RDMA WRITE into the server's region, RDMA READ back",
+     [("client", r"RDMA WRITE of .* RDMA READ back: identical"), ("server", r"RDMA WRITE of .* arrived intact")]),
+    ("interop/PingPong#atomicsAtomicWriteAndFlush", "FETCH_ADD, COMPARE_AND_SWAP, ATOMIC WRITE and FLUSH",
+     [("client", r"FETCH_ADD, COMPARE_AND_SWAP, ATOMIC WRITE and FLUSH .*: results as expected")]),
+    ("interop/PingPong#bothSidesVerifiedEverything", "both sides verified every byte and exited 0",
+     [("client", r"all checks passed"), ("server", r"all checks passed")]),
+]
+# direction -> (client provider, client device, server provider, server device)
+INTEROP_SIDES = {
+    "kernel-server-soft-client": ("soft", "soft0", "ibverbs", "rxe0"),
+    "soft-server-kernel-client": ("ibverbs", "rxe0", "soft", "soft0"),
+}
+
+
+def read_lines(path):
+    try:
+        with open(path) as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def finished_at(path):
+    """When the file was last written, as an ISO-8601 instant (the epoch when it is missing)."""
+    seconds = os.path.getmtime(path) if os.path.exists(path) else 0
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def write_interop_report(name, rc):
+    """Writes conformance-tests/target/conformance/interop-<name>.json; returns its failed cases."""
+    logs = {side: read_lines(os.path.join(VM, "interop-%s-%s.log" % (name, side))) for side in ("client", "server")}
+    cases = []
+    for case_id, words, checks in INTEROP_CASES:
+        missing = [(side, pattern) for side, pattern in checks
+                   if not any(re.search(pattern, line) for line in logs[side])]
+        if case_id.endswith("#bothSidesVerifiedEverything") and rc != ["0", "0"]:
+            missing.append(("exit status", "client, server: " + " ".join(rc)))
+        detail = ""
+        if missing:
+            side, _ = missing[0]
+            tail = (logs.get(side) or ["(no output)"])[-1] if side in logs else " ".join(rc)
+            detail = "%s did not report it; last line: %s" % (side, tail)
+        cases.append({"id": case_id, "class": "dev.verbs4j.tools.PingPong", "name": words,
+                      "outcome": "fail" if missing else "pass", "detail": detail, "durationMs": 0})
+    client_provider, client_device, server_provider, server_device = INTEROP_SIDES[name]
+    failed = sum(1 for c in cases if c["outcome"] == "fail")
+    report = {
+        "format": "verbs4j-conformance-report/1",
+        "label": "interop-" + name,
+        "provider": client_provider, "device": client_device,
+        "peerProvider": server_provider, "peerDevice": server_device,
+        "startedAt": finished_at(os.path.join(VM, "interop-%s.rc" % name)),
+        "durationMs": 0,
+        "environment": "kernel rxe micro-VM: verbs4j pingpong --all-ops over a veth pair, soft engine in its own netns",
+        "counts": {"pass": len(cases) - failed, "fail": failed, "skip": 0},
+        "cases": cases,
+    }
+    with open(os.path.join(os.path.dirname(REPORT), "interop-%s.json" % name), "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    return [c for c in cases if c["outcome"] == "fail"]
 
 
 def perf_line(path, pattern):
@@ -74,11 +145,13 @@ def main():
                 rc = f.read().split()
         except OSError:
             rc = ["missing"]
-        if rc == ["0", "0"]:
+        failed_cases = write_interop_report(name, rc)
+        if rc == ["0", "0"] and not failed_cases:
             interop_passed += 1
             print("interop %s: both sides verified every byte and result" % name)
         else:
-            problems.append("interop %s failed (client, server status: %s; logs in target/vm)" % (name, " ".join(rc)))
+            problems.append("interop %s failed (client, server status: %s; %s; logs in target/vm)"
+                            % (name, " ".join(rc), "; ".join(c["id"] + ": " + c["detail"] for c in failed_cases) or "every check reported"))
 
     bw_c = perf_line(os.path.join(VM, "ib_write_bw.log"), r"^65536\s")
     bw_j = perf_line(os.path.join(VM, "perf-ibverbs-write_bw.log"), r"^65536\s")
