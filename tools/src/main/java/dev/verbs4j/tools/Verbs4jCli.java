@@ -57,7 +57,8 @@ public final class Verbs4jCli {
         out.println("                 write8_lat flush_lat flush_mr_lat, mr_cycle mw_cycle fr_cycle (register/bind/");
         out.println("                 fast-register + revoke rates), odp_bw (cold/warm on-demand vs pinned writes,");
         out.println("                 1 and 64 GiB registration), and the raw UDP baseline udp_bw udp_lat;");
-        out.println("                 options -s SIZE, -a, -n ITERS, -m MTU, -t TX_DEPTH, --provider NAME,");
+        out.println("                 options -s SIZE, -a, -n ITERS, -m MTU, -t TX_DEPTH, -q QPS (bandwidth over QPS queue pairs),");
+        out.println("                 --provider NAME,");
         out.println("                 --progress caller|thread, --json FILE, --persistent (FLUSH to a mapped file),");
         out.println("                 --threads 1|2 (write_lat: one thread for both sides, or one each)");
     }

@@ -40,6 +40,27 @@ class Verbs4jCliTest {
     }
 
     @Test
+    void writeBandwidthSpreadsOverQueuePairs() throws java.io.IOException {
+        java.nio.file.Path json = java.nio.file.Files.createTempFile("verbs4j-perf", ".jsonl");
+        try {
+            assertEquals(0, run("perf", "write_bw", "-s", "4096", "-n", "400", "-t", "16", "-q", "4", "--json", json.toString()),
+                    out + "\n" + err);
+            String text = out.toString(StandardCharsets.UTF_8);
+            assertTrue(text.lines().anyMatch(l -> l.trim().startsWith("4096") && l.trim().split("\\s+")[1].equals("400")), text);
+            assertTrue(text.contains("retransmits 0"), "no retransmissions on loopback: " + text);
+            assertTrue(java.nio.file.Files.readString(json).contains(", 4 QPs"), "the result names its queue pairs");
+        } finally {
+            java.nio.file.Files.deleteIfExists(json);
+        }
+    }
+
+    @Test
+    void queuePairsOnlyForTheBandwidthTestsThatUseThem() {
+        assertEquals(1, run("perf", "send_bw", "-q", "4"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--qps applies to"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void unknownCommandIsAUsageError() {
         assertEquals(2, run("frobnicate"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown command"));

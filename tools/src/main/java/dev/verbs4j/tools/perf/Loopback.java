@@ -45,6 +45,9 @@ final class Loopback implements AutoCloseable {
     final End b;
     final String description;
     final FlushType flushType;
+    private final RcOptions options;
+    private final List<QueuePair> extraQps = new java.util.ArrayList<>();
+    private QueuePair[] requesters;
 
     /** One end: its queues, a buffer and its region. */
     static final class End {
@@ -55,11 +58,13 @@ final class Loopback implements AutoCloseable {
         final MemorySegment buf;
         final MemoryRegion mr;
 
+        private final QpInitAttributes init;
+
         End(Device device, Arena arena, long bufferSize, int depth, boolean flush, MemorySegment memory, boolean fastRegister) {
             ctx = device.open();
             pd = ctx.allocatePd();
             cq = ctx.createCq(depth * 2 + 8);
-            QpInitAttributes init = new QpInitAttributes(QpType.RC, cq).capacity(depth, depth, 1, 1, 0);
+            init = new QpInitAttributes(QpType.RC, cq).capacity(depth, depth, 1, 1, 0);
             if (flush) {
                 init.allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE);
             }
@@ -106,14 +111,44 @@ final class Loopback implements AutoCloseable {
         if (persistent) {
             qpAccess.add(Access.FLUSH_PERSISTENT);
         }
-        RcOptions options = new RcOptions().mtu(mtu).access(qpAccess);
-        QpEndpoint ea = RcConnector.localEndpoint(a.qp, options);
-        QpEndpoint eb = RcConnector.localEndpoint(b.qp, options);
-        RcConnector.bringUp(a.qp, ea, eb, options);
-        RcConnector.bringUp(b.qp, eb, ea, options);
+        options = new RcOptions().mtu(mtu).access(qpAccess);
+        connect(a.qp, b.qp);
         description = providerName + " " + da.name() + " <-> " + db.name() + ", MTU " + mtu.bytes()
                 + (persistent ? ", responder memory: mapped file" : "");
         this.flushType = persistent ? FlushType.PERSISTENT : FlushType.GLOBAL;
+    }
+
+    private void connect(QueuePair qa, QueuePair qb) {
+        QpEndpoint ea = RcConnector.localEndpoint(qa, options);
+        QpEndpoint eb = RcConnector.localEndpoint(qb, options);
+        RcConnector.bringUp(qa, ea, eb, options);
+        RcConnector.bringUp(qb, eb, ea, options);
+    }
+
+    /**
+     * {@code count} connected requester queue pairs (perftest's {@code -q}): the first is
+     * {@code a.qp}, the others are new pairs on the same protection domains and completion
+     * queues, so one poll loop reaps them all. The new pairs close with this loopback.
+     */
+    QueuePair[] requesters(int count) {
+        if (requesters != null && requesters.length == count) {
+            return requesters;
+        }
+        if (requesters != null) {
+            throw new IllegalStateException("this loopback already has " + requesters.length + " requesters");
+        }
+        QueuePair[] qps = new QueuePair[count];
+        qps[0] = a.qp;
+        for (int i = 1; i < count; i++) {
+            QueuePair qa = a.pd.createQp(a.init);
+            QueuePair qb = b.pd.createQp(b.init);
+            extraQps.add(qa);
+            extraQps.add(qb);
+            connect(qa, qb);
+            qps[i] = qa;
+        }
+        requesters = qps;
+        return qps;
     }
 
     private MemorySegment mappedFile(long size) {
@@ -160,6 +195,7 @@ final class Loopback implements AutoCloseable {
 
     @Override
     public void close() {
+        extraQps.forEach(QueuePair::close);
         a.close();
         b.close();
         arena.close();

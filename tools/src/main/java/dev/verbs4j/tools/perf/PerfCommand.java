@@ -59,7 +59,7 @@ public final class PerfCommand {
                 for (int size : sizes) {
                     Result r = latency ? VerbsTests.latency(o.test, lb, size, o.iterationsOr(10_000), o.threads)
                             : o.test.endsWith("_cycle") ? MemoryTests.cycles(o.test, lb, size, o.iterationsOr(20_000))
-                            : VerbsTests.bandwidth(o.test, lb, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.depth);
+                            : VerbsTests.bandwidth(o.test, lb, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.depth, o.qps);
                     out.println(r.tableLine());
                     results.add(r);
                 }

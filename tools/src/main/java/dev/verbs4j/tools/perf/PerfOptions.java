@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The options of {@code verbs4j perf}, named as perftest names them where they match:
  * {@code -s/--size}, {@code -a} (all sizes), {@code -n/--iters}, {@code -m/--mtu},
- * {@code -t/--tx-depth}; plus {@code --provider}, {@code --progress} and {@code --json}.
+ * {@code -t/--tx-depth}, {@code -q/--qps}; plus {@code --provider}, {@code --progress} and {@code --json}.
  */
 final class PerfOptions {
     String test;
@@ -23,6 +23,8 @@ final class PerfOptions {
     boolean persistent;
     /** write_lat: 1 thread drives both sides in turn, 2 gives each side its own (as ib_write_lat's two processes). */
     int threads = 1;
+    /** Bandwidth tests: queue pairs to spread the requests over (perftest's {@code -q}). */
+    int qps = 1;
 
     static PerfOptions parse(String[] args) {
         PerfOptions o = new PerfOptions();
@@ -39,6 +41,7 @@ final class PerfOptions {
                 case "--json" -> o.json = value(args, ++i, a);
                 case "--persistent" -> o.persistent = true;
                 case "--threads" -> o.threads = Integer.parseInt(value(args, ++i, a));
+                case "-q", "--qps" -> o.qps = Integer.parseInt(value(args, ++i, a));
                 default -> {
                     if (a.startsWith("-") || o.test != null) {
                         throw new IllegalArgumentException("unknown option " + a);
@@ -49,6 +52,12 @@ final class PerfOptions {
         }
         if (o.test == null) {
             throw new IllegalArgumentException("name a test: " + String.join(", ", PerfCommand.TESTS));
+        }
+        if (o.qps < 1 || o.qps > 1024) {
+            throw new IllegalArgumentException("queue pairs must be 1..1024");
+        }
+        if (o.qps > 1 && !List.of("write_bw", "read_bw", "atomic_bw", "atomic_write_bw").contains(o.test)) {
+            throw new IllegalArgumentException("--qps applies to write_bw, read_bw, atomic_bw and atomic_write_bw");
         }
         if (o.depth < 1 || o.depth > 4096) {
             throw new IllegalArgumentException("tx depth must be 1..4096");

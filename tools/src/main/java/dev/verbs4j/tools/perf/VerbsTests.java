@@ -1,6 +1,7 @@
 package dev.verbs4j.tools.perf;
 
 import dev.verbs4j.FlushLevel;
+import dev.verbs4j.QueuePair;
 import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.WorkCompletion;
@@ -17,7 +18,12 @@ final class VerbsTests {
     private VerbsTests() {
     }
 
-    static Result bandwidth(String test, Loopback lb, int size, int iterations, int depth) {
+    /** Bandwidth over {@code qps} queue pairs, each request posted to the next pair in turn; {@code depth} in flight in all. */
+    static Result bandwidth(String test, Loopback lb, int size, int iterations, int depth, int qps) {
+        if (qps > 1 && test.equals("send_bw")) {
+            throw new IllegalArgumentException("send_bw runs on one queue pair; --qps applies to write_bw, read_bw and the atomics");
+        }
+        QueuePair[] requesters = lb.requesters(qps);
         SendWorkRequest wr = new SendWorkRequest();
         ReceiveWorkRequest rr = new ReceiveWorkRequest();
         WorkCompletion[] wcs = new WorkCompletion[depth];
@@ -30,17 +36,18 @@ final class VerbsTests {
                 lb.b.qp.postRecv(rr.wrId(i).buffer(lb.b.mr, 0, size));
             }
         }
-        run(test, lb, wr, rr, wcs, size, Math.min(iterations, 1000), depth, send);
+        run(test, lb, requesters, wr, rr, wcs, size, Math.min(iterations, 1000), depth, send);
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
-        double peak = run(test, lb, wr, rr, wcs, size, iterations, depth, send);
+        double peak = run(test, lb, requesters, wr, rr, wcs, size, iterations, depth, send);
         double seconds = (System.nanoTime() - start) / 1e9;
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
-        return Result.bandwidth(test, lb.description, size, iterations, seconds, peak, alloc);
+        String setup = qps > 1 ? lb.description + ", " + qps + " QPs" : lb.description;
+        return Result.bandwidth(test, setup, size, iterations, seconds, peak, alloc);
     }
 
     /** Runs {@code iterations} operations; returns the best Gb/s over windows of 1/10th of the run. */
-    private static double run(String test, Loopback lb, SendWorkRequest wr, ReceiveWorkRequest rr, WorkCompletion[] wcs,
+    private static double run(String test, Loopback lb, QueuePair[] requesters, SendWorkRequest wr, ReceiveWorkRequest rr, WorkCompletion[] wcs,
                               int size, int iterations, int depth, boolean send) {
         int posted = 0;
         int completed = 0;
@@ -60,7 +67,7 @@ final class VerbsTests {
                     case "atomic_write_bw" -> wr.atomicWrite(lb.b.mr.address(), lb.b.mr.rkey(), posted);
                     default -> throw new IllegalArgumentException("not a bandwidth test: " + test);
                 }
-                lb.a.qp.postSend(wr);
+                requesters[posted % requesters.length].postSend(wr);
                 posted++;
             }
             int n = lb.a.cq.poll(wcs, wcs.length);
