@@ -29,6 +29,7 @@ public final class Verbs4jCli {
                 case "demo" -> DemoCommand.run(rest, out);
                 case "pingpong" -> PingpongCommand.run(rest, out, err);
                 case "perf" -> dev.verbs4j.tools.perf.PerfCommand.run(rest, out);
+                case "perf-report" -> dev.verbs4j.tools.perf.PerfReport.run(rest, out);
                 case "help", "-h", "--help" -> {
                     usage(out);
                     yield 0;
@@ -61,5 +62,7 @@ public final class Verbs4jCli {
         out.println("                 --provider NAME,");
         out.println("                 --progress caller|thread, --json FILE, --persistent (FLUSH to a mapped file),");
         out.println("                 --threads 1|2 (write_lat: one thread for both sides, or one each)");
+        out.println("  perf-report IN.jsonl [OUT.html]");
+        out.println("                 an HTML page with charts (bandwidth, latency against size) of what perf --json wrote");
     }
 }

@@ -55,6 +55,48 @@ class Verbs4jCliTest {
     }
 
     @Test
+    void perfReportDrawsEverySeriesAndListsEveryResult() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("verbs4j-report");
+        java.nio.file.Path json = dir.resolve("run.jsonl");
+        java.nio.file.Files.writeString(json, String.join("\n",
+                "{\"test\":\"write_bw\",\"setup\":\"soft soft0 <-> soft1, MTU 4096\",\"bytes\":4096,\"iterations\":100,"
+                        + "\"allocated_bytes_per_op\":0.100,\"bw_peak_gbps\":2.5,\"bw_avg_gbps\":2.0,\"msg_rate_mpps\":0.06}",
+                "{\"test\":\"write_bw\",\"setup\":\"soft soft0 <-> soft1, MTU 4096\",\"bytes\":65536,\"iterations\":100,"
+                        + "\"allocated_bytes_per_op\":0.100,\"bw_peak_gbps\":5.5,\"bw_avg_gbps\":5.0,\"msg_rate_mpps\":0.01}",
+                "{\"test\":\"write_lat\",\"setup\":\"soft soft0 <-> soft1, MTU 4096\",\"bytes\":8,\"iterations\":100,"
+                        + "\"allocated_bytes_per_op\":0.2,\"t_min_us\":10.0,\"t_typical_us\":12.5,\"t_avg_us\":13.0,"
+                        + "\"t_p99_us\":20.0,\"t_p999_us\":30.0,\"t_max_us\":40.0}", ""));
+        try {
+            assertEquals(0, run("perf-report", json.toString()), out + "\n" + err);
+            String html = java.nio.file.Files.readString(dir.resolve("run.html"));
+            assertEquals(3, html.split("<polyline", -1).length - 1, "bandwidth, latency typical, latency 99%: " + html);
+            assertEquals(4, html.split("<circle", -1).length - 1, "one point per value: " + html);
+            assertTrue(html.contains("write_bw, soft soft0 &lt;-&gt; soft1, MTU 4096: 64K B, 5.000 Gb/s"), html);
+            assertTrue(html.contains("write_lat, soft soft0 &lt;-&gt; soft1, MTU 4096 99%: 8 B, 20.0 µs"), html);
+            assertEquals(3, html.split("<tr><td class=\"l\">", -1).length - 1, "a table row per result");
+        } finally {
+            try (var files = java.nio.file.Files.list(dir)) {
+                for (java.nio.file.Path f : files.toList()) {
+                    java.nio.file.Files.delete(f);
+                }
+            }
+            java.nio.file.Files.delete(dir);
+        }
+    }
+
+    @Test
+    void perfReportRejectsWhatPerfDidNotWrite() throws java.io.IOException {
+        java.nio.file.Path json = java.nio.file.Files.createTempFile("verbs4j-report", ".jsonl");
+        try {
+            java.nio.file.Files.writeString(json, "{\"hello\":1}\n");
+            assertEquals(1, run("perf-report", json.toString()));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("not a perf --json line"), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            java.nio.file.Files.deleteIfExists(json);
+        }
+    }
+
+    @Test
     void queuePairsOnlyForTheBandwidthTestsThatUseThem() {
         assertEquals(1, run("perf", "send_bw", "-q", "4"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--qps applies to"), err.toString(StandardCharsets.UTF_8));
