@@ -20,15 +20,7 @@ import java.lang.foreign.MemorySegment;
  * instance per sending thread; it allocates nothing after construction.
  */
 public final class PacketBuilder {
-    private final Bth bth = new Bth();
-    private final Reth reth = new Reth();
-    private final Aeth aeth = new Aeth();
-    private final AtomicEth atomicEth = new AtomicEth();
-    private final AtomicAckEth atomicAckEth = new AtomicAckEth();
-    private final ImmDt immDt = new ImmDt();
-    private final Ieth ieth = new Ieth();
-    private final Deth deth = new Deth();
-    private final Feth feth = new Feth();
+    private final ExtensionHeaders headers = new ExtensionHeaders();
 
     private MemorySegment segment;
     private long offset;
@@ -56,15 +48,8 @@ public final class PacketBuilder {
         for (int i = 0; i < headerLength; i += 4) {
             BigEndian.i32(segment, offset + i, 0);
         }
-        bth.wrap(segment, offset).opcode(opcode);
-        reth.wrap(segment, offset + OpcodeTable.rethOffset(opcode));
-        aeth.wrap(segment, offset + OpcodeTable.aethOffset(opcode));
-        atomicEth.wrap(segment, offset + OpcodeTable.atomicEthOffset(opcode));
-        atomicAckEth.wrap(segment, offset + OpcodeTable.atomicAckEthOffset(opcode));
-        immDt.wrap(segment, offset + OpcodeTable.immDtOffset(opcode));
-        ieth.wrap(segment, offset + OpcodeTable.iethOffset(opcode));
-        deth.wrap(segment, offset + OpcodeTable.dethOffset(opcode));
-        feth.wrap(segment, offset + OpcodeTable.fethOffset(opcode));
+        headers.bth().wrap(segment, offset).opcode(opcode);
+        headers.position(segment, offset, opcode, opcodeFlags);
         return this;
     }
 
@@ -103,7 +88,7 @@ public final class PacketBuilder {
         for (int i = 0; i < padCount; i++) {
             BigEndian.u8(segment, pad + i, 0);
         }
-        bth.padCount(padCount);
+        headers.bth().padCount(padCount);
         return length;
     }
 
@@ -127,60 +112,46 @@ public final class PacketBuilder {
     }
 
     public Bth bth() {
-        return bth;
+        return headers.bth();
     }
 
     /** @throws IllegalStateException if the opcode has no RETH */
     public Reth reth() {
-        require(OpcodeTable.HAS_RETH, "RETH");
-        return reth;
+        return headers.reth();
     }
 
     /** @throws IllegalStateException if the opcode has no AETH */
     public Aeth aeth() {
-        require(OpcodeTable.HAS_AETH, "AETH");
-        return aeth;
+        return headers.aeth();
     }
 
     /** @throws IllegalStateException if the opcode has no AtomicETH */
     public AtomicEth atomicEth() {
-        require(OpcodeTable.HAS_ATOMIC_ETH, "AtomicETH");
-        return atomicEth;
+        return headers.atomicEth();
     }
 
     /** @throws IllegalStateException if the opcode has no AtomicAckETH */
     public AtomicAckEth atomicAckEth() {
-        require(OpcodeTable.HAS_ATOMIC_ACK_ETH, "AtomicAckETH");
-        return atomicAckEth;
+        return headers.atomicAckEth();
     }
 
     /** @throws IllegalStateException if the opcode has no ImmDt */
     public ImmDt immDt() {
-        require(OpcodeTable.HAS_IMM_DT, "ImmDt");
-        return immDt;
+        return headers.immDt();
     }
 
     /** @throws IllegalStateException if the opcode has no IETH */
     public Ieth ieth() {
-        require(OpcodeTable.HAS_IETH, "IETH");
-        return ieth;
+        return headers.ieth();
     }
 
     /** @throws IllegalStateException if the opcode has no DETH */
     public Deth deth() {
-        require(OpcodeTable.HAS_DETH, "DETH");
-        return deth;
+        return headers.deth();
     }
 
     /** @throws IllegalStateException if the opcode has no FETH */
     public Feth feth() {
-        require(OpcodeTable.HAS_FETH, "FETH");
-        return feth;
-    }
-
-    private void require(int header, String name) {
-        if ((flags & header) == 0) {
-            throw new IllegalStateException(Opcodes.name(opcode) + " has no " + name);
-        }
+        return headers.feth();
     }
 }

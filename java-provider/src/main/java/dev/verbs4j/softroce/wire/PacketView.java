@@ -23,15 +23,7 @@ import java.util.Objects;
  * <p>One instance per receiving thread; it allocates nothing after construction.
  */
 public final class PacketView {
-    private final Bth bth = new Bth();
-    private final Reth reth = new Reth();
-    private final Aeth aeth = new Aeth();
-    private final AtomicEth atomicEth = new AtomicEth();
-    private final AtomicAckEth atomicAckEth = new AtomicAckEth();
-    private final ImmDt immDt = new ImmDt();
-    private final Ieth ieth = new Ieth();
-    private final Deth deth = new Deth();
-    private final Feth feth = new Feth();
+    private final ExtensionHeaders headers = new ExtensionHeaders();
 
     private MemorySegment segment;
     private long offset;
@@ -62,7 +54,7 @@ public final class PacketView {
         if (length < Bth.LENGTH + Icrc.LENGTH) {
             return drop(DropReason.TOO_SHORT);
         }
-        bth.wrap(segment, offset);
+        Bth bth = headers.bth().wrap(segment, offset);
         opcode = bth.opcode();
         int opcodeFlags = OpcodeTable.flags(opcode);
         if ((opcodeFlags & OpcodeTable.VALID) == 0) {
@@ -86,7 +78,7 @@ public final class PacketView {
         payloadLength = afterHeaders - padCount;
         flags = opcodeFlags;
         dropReason = null;
-        wrapHeaders();
+        headers.position(segment, offset, opcode, opcodeFlags);
         return true;
     }
 
@@ -176,96 +168,53 @@ public final class PacketView {
     }
 
     public Bth bth() {
-        return bth;
+        return headers.bth();
     }
 
     /** @throws IllegalStateException if the opcode has no RETH */
     public Reth reth() {
-        require(OpcodeTable.HAS_RETH, "RETH");
-        return reth;
+        return headers.reth();
     }
 
     /** @throws IllegalStateException if the opcode has no AETH */
     public Aeth aeth() {
-        require(OpcodeTable.HAS_AETH, "AETH");
-        return aeth;
+        return headers.aeth();
     }
 
     /** @throws IllegalStateException if the opcode has no AtomicETH */
     public AtomicEth atomicEth() {
-        require(OpcodeTable.HAS_ATOMIC_ETH, "AtomicETH");
-        return atomicEth;
+        return headers.atomicEth();
     }
 
     /** @throws IllegalStateException if the opcode has no AtomicAckETH */
     public AtomicAckEth atomicAckEth() {
-        require(OpcodeTable.HAS_ATOMIC_ACK_ETH, "AtomicAckETH");
-        return atomicAckEth;
+        return headers.atomicAckEth();
     }
 
     /** @throws IllegalStateException if the opcode has no ImmDt */
     public ImmDt immDt() {
-        require(OpcodeTable.HAS_IMM_DT, "ImmDt");
-        return immDt;
+        return headers.immDt();
     }
 
     /** @throws IllegalStateException if the opcode has no IETH */
     public Ieth ieth() {
-        require(OpcodeTable.HAS_IETH, "IETH");
-        return ieth;
+        return headers.ieth();
     }
 
     /** @throws IllegalStateException if the opcode has no DETH */
     public Deth deth() {
-        require(OpcodeTable.HAS_DETH, "DETH");
-        return deth;
+        return headers.deth();
     }
 
     /** @throws IllegalStateException if the opcode has no FETH */
     public Feth feth() {
-        require(OpcodeTable.HAS_FETH, "FETH");
-        return feth;
+        return headers.feth();
     }
 
     private boolean drop(DropReason reason) {
         dropReason = reason;
         flags = 0;
+        headers.clear(opcode);
         return false;
-    }
-
-    private void wrapHeaders() {
-        int op = opcode;
-        int f = flags;
-        if ((f & OpcodeTable.HAS_RETH) != 0) {
-            reth.wrap(segment, offset + OpcodeTable.rethOffset(op));
-        }
-        if ((f & OpcodeTable.HAS_AETH) != 0) {
-            aeth.wrap(segment, offset + OpcodeTable.aethOffset(op));
-        }
-        if ((f & OpcodeTable.HAS_ATOMIC_ETH) != 0) {
-            atomicEth.wrap(segment, offset + OpcodeTable.atomicEthOffset(op));
-        }
-        if ((f & OpcodeTable.HAS_ATOMIC_ACK_ETH) != 0) {
-            atomicAckEth.wrap(segment, offset + OpcodeTable.atomicAckEthOffset(op));
-        }
-        if ((f & OpcodeTable.HAS_IMM_DT) != 0) {
-            immDt.wrap(segment, offset + OpcodeTable.immDtOffset(op));
-        }
-        if ((f & OpcodeTable.HAS_IETH) != 0) {
-            ieth.wrap(segment, offset + OpcodeTable.iethOffset(op));
-        }
-        if ((f & OpcodeTable.HAS_DETH) != 0) {
-            deth.wrap(segment, offset + OpcodeTable.dethOffset(op));
-        }
-        if ((f & OpcodeTable.HAS_FETH) != 0) {
-            feth.wrap(segment, offset + OpcodeTable.fethOffset(op));
-        }
-    }
-
-    private void require(int header, String name) {
-        if ((flags & header) == 0) {
-            throw new IllegalStateException(Opcodes.name(opcode) + " has no " + name
-                    + (flags == 0 ? " (or the last wrap failed)" : ""));
-        }
     }
 }
