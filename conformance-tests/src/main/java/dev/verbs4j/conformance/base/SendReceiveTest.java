@@ -1,5 +1,6 @@
 package dev.verbs4j.conformance.base;
 
+import dev.verbs4j.QpAttributes;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.WcFlag;
 import dev.verbs4j.WcOpcode;
@@ -39,6 +40,27 @@ class SendReceiveTest {
         assertFalse(recv.withImm(), "a plain SEND carries no immediate data: " + recv);
         Bytes.assertSame(source.slice(0, 1000), sink.slice(0, 1000), "received bytes");
         Bytes.assertFilled(sink.slice(1000, 3096), (byte) 0, "bytes past the message");
+    }
+
+    /** ibv_query_qp reports the PSNs in use: the next one the requester sends and the next one the responder expects. */
+    @Test
+    void queryReportsThePsnsInUse(Testbed bed) {
+        RcPair pair = bed.rcPair();
+        Buffer source = pair.local().buffer(4096);
+        Buffer sink = pair.remote().buffer(4096);
+        QpAttributes attributes = new QpAttributes();
+        int sqBefore = pair.local().qp().query(attributes).sqPsn();
+        int rqBefore = pair.remote().qp().query(attributes).rqPsn();
+
+        for (int i = 0; i < 3; i++) {
+            pair.remote().postRecv(80 + i, sink, 0, 4096);
+            pair.local().qp().postSend(new SendWorkRequest().wrId(20 + i).signaled(true).buffer(source.region(), 0, 100).send());
+            Expect.success(WcOpcode.SEND, 20 + i, Completions.next(pair.local().sendCq(), "send " + i), "send completion");
+            Expect.success(WcOpcode.RECV, 80 + i, Completions.next(pair.remote().recvCq(), "receive " + i), "receive completion");
+        }
+
+        assertEquals((sqBefore + 3) & 0xFFFFFF, pair.local().qp().query(attributes).sqPsn(), "sq_psn after three one-packet sends");
+        assertEquals((rqBefore + 3) & 0xFFFFFF, pair.remote().qp().query(attributes).rqPsn(), "rq_psn after three one-packet receives");
     }
 
     @Test

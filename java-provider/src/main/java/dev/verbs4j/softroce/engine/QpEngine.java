@@ -51,6 +51,9 @@ public final class QpEngine {
     int destQpn;
     int rqPsn;
     int sqPsn;
+    /** Whether the responder and the requester run from the PSNs set at RTR and RTS (until the next RESET). */
+    private boolean responderStarted;
+    private boolean requesterStarted;
     int timeout;
     int retryCount;
     int rnrRetry;
@@ -271,12 +274,18 @@ public final class QpEngine {
                 requester.reset(0);
                 completer.reset(0);
                 responder.reset(0);
+                responderStarted = false;
+                requesterStarted = false;
             }
-            case RTR -> responder.reset(rqPsn);
+            case RTR -> {
+                responder.reset(rqPsn);
+                responderStarted = true;
+            }
             case RTS -> {
                 if (from == QpState.RTR) {
                     requester.reset(sqPsn);
                     completer.reset(sqPsn);
+                    requesterStarted = true;
                 }
             }
             case ERR -> counters.increment(Counters.DROP_QP_STATE);
@@ -299,10 +308,15 @@ public final class QpEngine {
         }
     }
 
-    /** Fills {@code out} with the current attributes. */
+    /**
+     * Fills {@code out} with the current attributes. As the kernel rxe reports them, the PSNs
+     * are live once the transport runs: the next PSN the responder expects and the next PSN
+     * the requester sends (before that, the values set).
+     */
     QpAttributes query(QpAttributes out) {
         out.clear().state(state).currentState(state).accessMask(accessMask).pkeyIndex(pkeyIndex).port(port)
-                .qkey(qkey).pathMtu(pathMtu).destQpn(destQpn).rqPsn(rqPsn).sqPsn(sqPsn).timeout(timeout)
+                .qkey(qkey).pathMtu(pathMtu).destQpn(destQpn)
+                .rqPsn(responderStarted ? responder.ePsn : rqPsn).sqPsn(requesterStarted ? requester.psn : sqPsn).timeout(timeout)
                 .retryCount(retryCount).rnrRetry(rnrRetry).minRnrTimer(minRnrTimer).maxRdAtomic(maxRdAtomic)
                 .maxDestRdAtomic(maxDestRdAtomic)
                 .capacity(sq.capacity(), sharedRq ? 0 : rq.capacity(), maxSendSge, rq.maxSge(), maxInline);
