@@ -1,0 +1,36 @@
+package dev.verbs4j.tools.perf;
+
+import dev.verbs4j.Mtu;
+import dev.verbs4j.QpAttributes;
+import dev.verbs4j.QueuePair;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** {@code perf -q}: every request goes out on the next queue pair in turn. */
+class QueuePairSpreadTest {
+    static {
+        // The same devices as Verbs4jCliTest, whichever of the two loads the provider first.
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+    }
+
+    @Test
+    void eachQueuePairSendsItsShareOfTheRequests() {
+        try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
+            QueuePair[] qps = lb.requesters(4);
+            QpAttributes attributes = new QpAttributes();
+            int[] before = new int[qps.length];
+            for (int i = 0; i < qps.length; i++) {
+                before[i] = qps[i].query(attributes).sqPsn();
+            }
+
+            // 400 warm-up requests, then 400 measured: one packet each at 4 KiB and MTU 4096.
+            VerbsTests.bandwidth("write_bw", lb, 4096, 400, 16, 4);
+
+            for (int i = 0; i < qps.length; i++) {
+                int sent = (qps[i].query(attributes).sqPsn() - before[i]) & 0xFFFFFF;
+                assertEquals(200, sent, "packets sent by queue pair " + i);
+            }
+        }
+    }
+}
