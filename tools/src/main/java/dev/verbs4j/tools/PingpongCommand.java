@@ -7,7 +7,6 @@ import dev.verbs4j.DeviceContext;
 import dev.verbs4j.MemoryRegion;
 import dev.verbs4j.Mtu;
 import dev.verbs4j.ProtectionDomain;
-import dev.verbs4j.Provider;
 import dev.verbs4j.QpEndpoint;
 import dev.verbs4j.QpInitAttributes;
 import dev.verbs4j.QpType;
@@ -16,13 +15,10 @@ import dev.verbs4j.RcConnector;
 import dev.verbs4j.RcOptions;
 import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.SendWorkRequest;
-import dev.verbs4j.Verbs;
 import dev.verbs4j.WcOpcode;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.WrOpcode;
-import dev.verbs4j.softroce.SoftDeviceConfig;
-import dev.verbs4j.softroce.SoftProvider;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,14 +27,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.ConnectException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.net.ServerSocket;
-import java.net.SocketException;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -116,7 +108,7 @@ final class PingpongCommand {
     }
 
     private int run() {
-        Device device = chooseDevice();
+        Device device = DeviceChoice.choose(options.provider(), options.device(), options.address());
         try (Arena arena = Arena.ofShared()) {
             open(device, arena);
             try {
@@ -128,38 +120,6 @@ final class PingpongCommand {
             } finally {
                 close();
             }
-        }
-    }
-
-    private Device chooseDevice() {
-        if (options.address() != null) {
-            InetAddress ip = InetAddress.ofLiteral(options.address());
-            Mtu mtu = Mtu.fittingEthernetMtu(interfaceMtu(ip));
-            return SoftProvider.addDevice(SoftDeviceConfig.of("soft-ns", ip).withMtu(mtu));
-        }
-        Provider provider = Verbs.provider(options.provider());
-        List<Device> devices = provider.devices();
-        if (options.device() == null) {
-            if (devices.isEmpty()) {
-                throw new IllegalStateException("provider " + provider.name() + " has no device");
-            }
-            return devices.getFirst();
-        }
-        return devices.stream().filter(d -> d.name().equals(options.device())).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no device " + options.device() + " in provider " + provider.name()
-                        + "; found " + devices.stream().map(Device::name).toList()));
-    }
-
-    /** The MTU of the interface that owns {@code ip}: the device's active MTU follows it, as rxe's follows its netdev. */
-    private static int interfaceMtu(InetAddress ip) {
-        try {
-            NetworkInterface nic = NetworkInterface.getByInetAddress(ip);
-            if (nic == null) {
-                throw new IllegalArgumentException("no network interface has the address " + ip.getHostAddress());
-            }
-            return nic.getMTU();
-        } catch (SocketException e) {
-            throw new UncheckedIOException("cannot read the MTU of the interface with " + ip.getHostAddress(), e);
         }
     }
 

@@ -53,15 +53,19 @@ public final class Verbs4jCli {
         out.println("  pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT] [--size BYTES] [--iters N]"
                 + " [--mtu BYTES] [server-host]");
         out.println("                 like ibv_rc_pingpong: server without a host, client with one; checks every byte");
-        out.println("  perf TEST      perftest-style measurement, both ends in this process: write_bw read_bw send_bw");
+        out.println("  perf TEST [HOST]");
+        out.println("                 perftest-style measurement, both ends in this process, or against perf --server on HOST:");
+        out.println("                 write_bw read_bw send_bw");
         out.println("                 atomic_bw atomic_write_bw write_lat read_lat send_lat atomic_lat atomic_write_lat");
         out.println("                 write8_lat flush_lat flush_mr_lat, mr_cycle mw_cycle fr_cycle (register/bind/");
         out.println("                 fast-register + revoke rates), odp_bw (cold/warm on-demand vs pinned writes,");
         out.println("                 1 and 64 GiB registration), and the raw UDP baseline udp_bw udp_lat;");
         out.println("                 options -s SIZE, -a, -n ITERS, -m MTU, -t TX_DEPTH, -q QPS (bandwidth over QPS queue pairs),");
-        out.println("                 --provider NAME,");
+        out.println("                 --provider NAME, -p PORT (side channel), --device NAME and --address IP (with a HOST),");
         out.println("                 --progress caller|thread, --json FILE, --persistent (FLUSH to a mapped file),");
         out.println("                 --threads 1|2 (write_lat: one thread for both sides, or one each)");
+        out.println("  perf --server [--provider NAME] [--device NAME] [--address IP] [-p PORT]");
+        out.println("                 the responder of one client's perf run, as a perftest server is");
         out.println("  perf-report IN.jsonl [OUT.html]");
         out.println("                 an HTML page with charts (bandwidth, latency against size) of what perf --json wrote");
     }

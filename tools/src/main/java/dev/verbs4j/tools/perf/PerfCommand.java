@@ -1,5 +1,8 @@
 package dev.verbs4j.tools.perf;
 
+import dev.verbs4j.Device;
+import dev.verbs4j.tools.DeviceChoice;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -12,36 +15,44 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code verbs4j perf TEST [options]}: perftest's measurements for any provider, both ends
- * in this process, plus ATOMIC WRITE and FLUSH (which perftest lacks) and the raw UDP
- * baseline of the same machine. Prints perftest's table and, with {@code --json FILE},
- * appends one JSON object per line.
+ * {@code verbs4j perf TEST [options] [HOST]}: perftest's measurements for any provider, plus
+ * ATOMIC WRITE and FLUSH (which perftest lacks) and the raw UDP baseline of the same
+ * machine. Both ends run in this process, or, as with perftest, the responder is
+ * {@code verbs4j perf --server} in another process or on another host and this is its client.
+ * Prints perftest's table and, with {@code --json FILE}, appends one JSON object per line.
  */
 public final class PerfCommand {
     static final List<String> TESTS = List.of("write_bw", "read_bw", "send_bw", "atomic_bw", "atomic_write_bw",
             "write_lat", "read_lat", "send_lat", "atomic_lat", "atomic_write_lat", "write8_lat", "flush_lat", "flush_mr_lat",
             "mr_cycle", "mw_cycle", "fr_cycle", "odp_bw", "udp_bw", "udp_lat");
+    /** The tests whose responder may be a server elsewhere. */
+    static final List<String> TWO_SIDED = TESTS.subList(0, TESTS.indexOf("mr_cycle"));
 
     private PerfCommand() {
     }
 
     public static int run(String[] args, PrintStream out) {
         PerfOptions o = PerfOptions.parse(args);
-        if (!TESTS.contains(o.test)) {
+        if (o.test != null && !TESTS.contains(o.test)) {
             throw new IllegalArgumentException("unknown test " + o.test + "; one of " + String.join(", ", TESTS));
         }
         if (System.getProperty("verbs4j.soft.progress") == null) {
             System.setProperty("verbs4j.soft.progress", o.progress);
         }
+        if (o.server) {
+            new PerfServer(DeviceChoice.choose(o.provider, o.device, o.address), out).serve(o.port);
+            return 0;
+        }
         List<Result> results = new ArrayList<>();
         boolean latency = o.isLatency();
-        if (o.test.startsWith("udp")) {
+        if (o.host != null) {
+            results.addAll(againstServer(o, out));
+        } else if (o.test.startsWith("udp")) {
             results.addAll(udp(o, out));
         } else {
-            int defaultSize = latency ? (o.test.startsWith("flush") ? 4096 : 8) : 65536;
-            List<Integer> sizes = o.sizesFor(defaultSize, 2, 1 << 20);
-            int maxSize = sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize);
-            try (Loopback lb = new Loopback(o.provider, Math.max(1 << 16, 2L * maxSize + 16384), o.depth, o.mtu, true, o.persistent,
+            List<Integer> sizes = o.sizesFor(defaultSize(o), 2, 1 << 20);
+            int maxSize = sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize(o));
+            try (Loopback lb = new Loopback(o.provider, bufferSize(maxSize), o.depth, o.mtu, true, o.persistent,
                     o.test.equals("fr_cycle"))) {
                 out.println("verbs4j perf " + o.test + ": " + lb.description + ", progress " + System.getProperty("verbs4j.soft.progress"));
                 out.println(Result.tableHeader(latency));
@@ -57,9 +68,8 @@ public final class PerfCommand {
                     sizes = List.of();
                 }
                 for (int size : sizes) {
-                    Result r = latency ? VerbsTests.latency(o.test, lb, size, o.iterationsOr(10_000), o.threads)
-                            : o.test.endsWith("_cycle") ? MemoryTests.cycles(o.test, lb, size, o.iterationsOr(20_000))
-                            : VerbsTests.bandwidth(o.test, lb, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.depth, o.qps);
+                    Result r = o.test.endsWith("_cycle") ? MemoryTests.cycles(o.test, lb, size, o.iterationsOr(20_000))
+                            : measure(o, lb, size);
                     out.println(r.tableLine());
                     results.add(r);
                 }
@@ -78,6 +88,45 @@ public final class PerfCommand {
             }
         }
         return 0;
+    }
+
+    /** One size of a bandwidth or latency test, with perftest's default iteration counts. */
+    private static Result measure(PerfOptions o, PerfPair pair, int size) {
+        return o.isLatency() ? VerbsTests.latency(o.test, pair, size, o.iterationsOr(10_000), o.threads)
+                : VerbsTests.bandwidth(o.test, pair, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.depth, o.qps);
+    }
+
+    /** The client of {@code verbs4j perf --server} on {@code o.host}. */
+    private static List<Result> againstServer(PerfOptions o, PrintStream out) {
+        List<Result> results = new ArrayList<>();
+        List<Integer> sizes = o.sizesFor(defaultSize(o), 2, 1 << 20);
+        int maxSize = sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize(o));
+        Device device = DeviceChoice.choose(o.provider, o.device, o.address);
+        try (PerfClient client = PerfClient.connect(device, o.host, o.port, bufferSize(maxSize), o.depth, o.mtu, o.qps,
+                o.persistent)) {
+            out.println("verbs4j perf " + o.test + ": " + client.description + ", progress "
+                    + System.getProperty("verbs4j.soft.progress"));
+            out.println(Result.tableHeader(o.isLatency()));
+            for (int size : sizes) {
+                Result r = measure(o, client, size);
+                out.println(r.tableLine());
+                results.add(r);
+            }
+            String counters = client.softCounters();
+            if (!counters.isEmpty()) {
+                out.println(" counters:" + counters);
+            }
+        }
+        return results;
+    }
+
+    private static int defaultSize(PerfOptions o) {
+        return o.isLatency() ? (o.test.startsWith("flush") ? 4096 : 8) : 65536;
+    }
+
+    /** Room for a message and, at {@link PingPong#REPLY} and beyond, the reply (and the read-back areas). */
+    private static long bufferSize(int maxSize) {
+        return Math.max(1 << 16, 2L * maxSize + 16384);
     }
 
     private static List<Result> udp(PerfOptions o, PrintStream out) {

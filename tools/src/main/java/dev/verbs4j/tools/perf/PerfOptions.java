@@ -8,7 +8,10 @@ import java.util.List;
 /**
  * The options of {@code verbs4j perf}, named as perftest names them where they match:
  * {@code -s/--size}, {@code -a} (all sizes), {@code -n/--iters}, {@code -m/--mtu},
- * {@code -t/--tx-depth}, {@code -q/--qps}; plus {@code --provider}, {@code --progress} and {@code --json}.
+ * {@code -t/--tx-depth}, {@code -q/--qps}, {@code -p/--port}; plus {@code --provider}, {@code --device},
+ * {@code --address}, {@code --progress} and {@code --json}. As in perftest, a host after the test
+ * makes this the client of the server there ({@code --server}); with neither, both ends run
+ * in this process.
  */
 final class PerfOptions {
     String test;
@@ -25,6 +28,16 @@ final class PerfOptions {
     int threads = 1;
     /** Bandwidth tests: queue pairs to spread the requests over (perftest's {@code -q}). */
     int qps = 1;
+    /** Serve one client ({@code --server}); the test is the client's to choose. */
+    boolean server;
+    /** The server to run against, or null. */
+    String host;
+    /** The TCP port of the side channel (perftest's default). */
+    int port = 18515;
+    /** With a server or a host: the device, or null for the provider's first. */
+    String device;
+    /** With a server or a host: an IP address to make a soft device on, or null. */
+    String address;
 
     static PerfOptions parse(String[] args) {
         PerfOptions o = new PerfOptions();
@@ -42,16 +55,42 @@ final class PerfOptions {
                 case "--persistent" -> o.persistent = true;
                 case "--threads" -> o.threads = Integer.parseInt(value(args, ++i, a));
                 case "-q", "--qps" -> o.qps = Integer.parseInt(value(args, ++i, a));
+                case "--server" -> o.server = true;
+                case "-p", "--port" -> o.port = Integer.parseInt(value(args, ++i, a));
+                case "-d", "--device" -> o.device = value(args, ++i, a);
+                case "--address" -> o.address = value(args, ++i, a);
                 default -> {
-                    if (a.startsWith("-") || o.test != null) {
+                    if (a.startsWith("-") || o.host != null) {
                         throw new IllegalArgumentException("unknown option " + a);
                     }
-                    o.test = a;
+                    if (o.test == null) {
+                        o.test = a;
+                    } else {
+                        o.host = a;
+                    }
                 }
             }
         }
+        if (o.server) {
+            o.checkServer();
+            return o;
+        }
         if (o.test == null) {
             throw new IllegalArgumentException("name a test: " + String.join(", ", PerfCommand.TESTS));
+        }
+        if (o.host != null && !PerfCommand.TWO_SIDED.contains(o.test)) {
+            throw new IllegalArgumentException(o.test + " runs in one process; a server host applies to "
+                    + String.join(", ", PerfCommand.TWO_SIDED));
+        }
+        if (o.host == null && (o.device != null || o.address != null)) {
+            throw new IllegalArgumentException("--device and --address choose this side's device against a server;"
+                    + " without a server host both ends use the provider's first two devices");
+        }
+        if (o.address != null && !o.provider.equals("soft")) {
+            throw new IllegalArgumentException("--address makes a soft device; it cannot be used with --provider " + o.provider);
+        }
+        if (o.movesOneWord() && (o.allSizes || !o.sizes.isEmpty() && !o.sizes.equals(List.of(8)))) {
+            throw new IllegalArgumentException(o.test + " moves one 8-byte word; -s and -a do not apply");
         }
         if (o.qps < 1 || o.qps > 1024) {
             throw new IllegalArgumentException("queue pairs must be 1..1024");
@@ -65,6 +104,23 @@ final class PerfOptions {
         return o;
     }
 
+    /** A server takes the client's test and sizes: only the options about its own side apply. */
+    private void checkServer() {
+        if (host != null) {
+            throw new IllegalArgumentException("--server serves clients; it takes no host");
+        }
+        if (test != null && !PerfCommand.TWO_SIDED.contains(test)) {
+            throw new IllegalArgumentException(test + " runs in one process; a server serves "
+                    + String.join(", ", PerfCommand.TWO_SIDED));
+        }
+        if (address != null && !provider.equals("soft")) {
+            throw new IllegalArgumentException("--address makes a soft device; it cannot be used with --provider " + provider);
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("--port must be 1..65535");
+        }
+    }
+
     private static String value(String[] args, int i, String option) {
         if (i >= args.length) {
             throw new IllegalArgumentException(option + " needs a value");
@@ -76,8 +132,16 @@ final class PerfOptions {
         return test.endsWith("_lat");
     }
 
+    /** The atomics, ATOMIC WRITE and the 8-byte WRITE: their size is that of the word. */
+    boolean movesOneWord() {
+        return test.startsWith("atomic") || test.equals("write8_lat");
+    }
+
     /** The sizes to run: given, all powers of two, or the perftest default for the test. */
     List<Integer> sizesFor(int defaultSize, int smallest, int largest) {
+        if (test != null && movesOneWord()) {
+            return List.of(8);
+        }
         if (allSizes) {
             List<Integer> all = new ArrayList<>();
             for (int s = smallest; s <= largest; s *= 2) {

@@ -1,0 +1,170 @@
+package dev.verbs4j.tools.perf;
+
+import dev.verbs4j.tools.Verbs4jCli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code perf --server} and its client: the responder is another party, reached over a TCP
+ * side channel; its packet counters show the requests went to it.
+ */
+class PerfServerTest {
+    static {
+        // The same devices as the other tool tests, whichever of them loads the provider first.
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+    }
+
+    private static final AtomicInteger PORTS = new AtomicInteger(47950);
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Verbs4jCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The server on soft0 in a thread of its own, the client on soft1; both outputs once both are done. */
+    private static Run[] serverAndClient(String... clientArgs) throws Exception {
+        String port = String.valueOf(PORTS.getAndIncrement());
+        CompletableFuture<Run> server = CompletableFuture.supplyAsync(
+                () -> run("perf", "--server", "--device", "soft0", "--port", port));
+        List<String> args = new ArrayList<>(List.of("perf"));
+        args.addAll(List.of(clientArgs));
+        args.addAll(List.of("--device", "soft1", "--port", port, "127.0.0.1"));
+        Run client = run(args.toArray(String[]::new));
+        return new Run[] {server.get(30, TimeUnit.SECONDS), client};
+    }
+
+    /** The number in "soft0: ... in N," of the server's closing line: packets its device received. */
+    private static long packetsIn(String serverOut) {
+        String after = serverOut.substring(serverOut.indexOf("soft0: out"));
+        return Long.parseLong(after.replaceAll("(?s)^soft0: out \\d+, in (\\d+),.*$", "$1"));
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void writeBandwidthLandsOnTheServersDevice() throws Exception {
+        Run[] r = serverAndClient("write_bw", "-s", "8192", "-n", "300", "-m", "4096");
+
+        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertEquals(0, r[0].status(), r[0].out() + r[0].err());
+        assertTrue(r[1].out().contains("soft soft1 -> soft:soft0 at 127.0.0.1:"), r[1].out());
+        assertTrue(r[1].out().lines().anyMatch(l -> l.trim().matches("8192\\s+300\\s.*")), r[1].out());
+        // 300 warm-up and 300 measured WRITEs of two 4 KiB packets each.
+        assertEquals(1200, packetsIn(r[0].out()), r[0].out());
+        assertTrue(r[0].out().contains("served 2 measurement(s)"), r[0].out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"send_bw", "read_bw", "atomic_bw", "atomic_write_bw"})
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void bandwidthTestsRunAgainstAServer(String test) throws Exception {
+        Run[] r = serverAndClient(test, "-n", "200", "-t", "16");
+
+        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertEquals(0, r[0].status(), r[0].out() + r[0].err());
+        assertTrue(r[1].out().lines().anyMatch(l -> l.trim().matches("\\d+\\s+200\\s.*")), r[1].out());
+        // Every request is one packet, a 64 KiB SEND 16 at MTU 4096: the server saw them all (a
+        // SEND that found no receive posted comes again).
+        if (test.equals("send_bw")) {
+            assertTrue(r[0].out().contains("served 2 measurement(s), 400 message(s) received"), r[0].out());
+            assertTrue(packetsIn(r[0].out()) >= 6400, r[0].out());
+        } else {
+            assertEquals(400, packetsIn(r[0].out()), r[0].out());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write_lat", "send_lat", "read_lat", "atomic_lat", "flush_lat", "flush_mr_lat"})
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void latencyTestsRunAgainstAServer(String test) throws Exception {
+        Run[] r = serverAndClient(test, "-n", "300");
+
+        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertEquals(0, r[0].status(), r[0].out() + r[0].err());
+        assertTrue(r[1].out().lines().anyMatch(l -> l.trim().matches("\\d+\\s+300\\s.*")), r[1].out());
+        // 300 warm-up and 300 measured operations; in a ping-pong, also the acknowledgement of each reply.
+        boolean pingPong = test.equals("write_lat") || test.equals("send_lat");
+        assertEquals(pingPong ? 1200 : 600, packetsIn(r[0].out()), r[0].out());
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void queuePairsAreConnectedPairwise() throws Exception {
+        Run[] r = serverAndClient("write_bw", "-s", "4096", "-n", "400", "-t", "16", "-q", "4");
+
+        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertTrue(r[0].out().contains("4 queue pair(s) connected"), r[0].out());
+        assertEquals(800, packetsIn(r[0].out()), r[0].out());
+    }
+
+    @Test
+    void oneProcessTestsTakeNoServer() {
+        Run r = run("perf", "mr_cycle", "127.0.0.1");
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("mr_cycle runs in one process"), r.err());
+        Run s = run("perf", "--server", "odp_bw");
+        assertEquals(1, s.status());
+        assertTrue(s.err().contains("odp_bw runs in one process; a server serves write_bw"), s.err());
+        Run d = run("perf", "write_bw", "--device", "soft1");
+        assertEquals(1, d.status());
+        assertTrue(d.err().contains("--device and --address choose this side's device against a server"), d.err());
+    }
+
+    @Test
+    void atomicsMoveOneWord() {
+        Run r = run("perf", "atomic_bw", "-s", "4096");
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("atomic_bw moves one 8-byte word"), r.err());
+    }
+
+    /** A client that dies in the middle of a run: the server notices, fails, and does not spin on. */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void serverFailsWhenItsClientDiesMidRun() throws Exception {
+        String port = String.valueOf(PORTS.getAndIncrement());
+        CompletableFuture<Run> server = CompletableFuture.supplyAsync(
+                () -> run("perf", "--server", "--device", "soft0", "--port", port));
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx256m",
+                "-Dverbs4j.soft.devices=soft1=127.0.0.3:47931", "-cp", System.getProperty("java.class.path"),
+                Verbs4jCli.class.getName(), "perf", "write_lat", "-n", "2000000", "--port", port, "127.0.0.1"));
+        Process client = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
+            StringBuilder seen = new StringBuilder();
+            String line;
+            do {
+                line = lines.readLine();
+                seen.append(line).append('\n');
+            } while (line != null && !line.startsWith(" #bytes"));
+            assertTrue(line != null, "the client never started measuring: " + seen);
+            Thread.sleep(500);
+        } finally {
+            client.destroyForcibly();
+            client.waitFor(10, TimeUnit.SECONDS);
+        }
+        Run served = server.get(30, TimeUnit.SECONDS);
+        assertEquals(1, served.status(), served.out());
+        assertTrue(served.err().contains("went away") || served.err().contains("closed the channel"), served.err());
+    }
+}
