@@ -172,6 +172,20 @@ def main():
         print("perf in the same boot: soft provider write_bw %.3f Gb/s vs the kernel rxe's ib_write_bw %.3f Gb/s: %.0f%%"
               % (float(soft_bw[3]), float(bw_c[3]), 100 * float(soft_bw[3]) / float(bw_c[3])))
 
+    for name, what in (("ibverbs-two-processes", "verbs4j ibverbs write_bw as two processes (perf --server and a client)"),
+                       ("soft-client-kernel-server", "soft client in the peer namespace -> kernel rxe server, write_bw")):
+        try:
+            with open(os.path.join(VM, "perf-%s.rc" % name)) as f:
+                rc = f.read().split()
+        except OSError:
+            rc = ["missing"]
+        line = perf_line(os.path.join(VM, "perf-%s.log" % name), r"^65536\s")
+        if rc != ["0", "0"] or not line:
+            problems.append("perf %s failed (client, server status: %s; logs in target/vm)" % (name, " ".join(rc)))
+        elif bw_c:
+            print("perf on rxe0: %s %.3f Gb/s vs ib_write_bw %.3f Gb/s: %.0f%%"
+                  % (what, float(line[3]), float(bw_c[3]), 100 * float(line[3]) / float(bw_c[3])))
+
     with open(os.path.join(VM, "summary.env"), "w") as f:
         f.write("VM_STATUS=ran\nVM_PASSED=%d\nVM_FAILED=%d\nVM_SKIPPED=%d\nVM_FINDINGS=%d\n"
                 % (passed + interop_passed, len(problems), skipped, len(seen_findings)))

@@ -70,4 +70,22 @@ java_run -Dverbs4j.soft.devices=soft0=127.0.0.1:4792,soft1=127.0.0.2:4792 -cp "$
 java_run -Dverbs4j.soft.devices=soft0=127.0.0.1:4792,soft1=127.0.0.2:4792 -cp "$tools_classpath" dev.verbs4j.tools.Verbs4jCli \
     perf write_lat -m 1024 -s 8 -n 2000 --json "$out/perf.jsonl" > "$out/perf-soft-write_lat.log" 2>&1
 tail -n 3 "$out"/perf-*.log
+
+perf_pair() { # $1 = name, $2 = server command, $3 = client command
+    step "perf across processes: $1"
+    eval "$2" > "$out/perf-$1-server.log" 2>&1 &
+    local spid=$!
+    eval "$3" > "$out/perf-$1.log" 2>&1
+    local crc=$?
+    wait "$spid"
+    echo "$crc $?" > "$out/perf-$1.rc"
+    tail -n 3 "$out/perf-$1.log" "$out/perf-$1-server.log"
+}
+v4j="java_run -cp $tools_classpath dev.verbs4j.tools.Verbs4jCli"
+# perftest's own shape: a server process and a client process on rxe0.
+perf_pair ibverbs-two-processes "$v4j perf --server --provider ibverbs --device rxe0 -p 18517" \
+    "$v4j perf write_bw --provider ibverbs --device rxe0 -m 1024 -s 65536 -n 2000 -p 18517 --json $out/perf.jsonl 10.9.0.1"
+# The soft engine in the peer namespace writing to the kernel rxe across the veth pair.
+perf_pair soft-client-kernel-server "$v4j perf --server --provider ibverbs --device rxe0 -p 18518" \
+    "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $v4j perf write_bw --address 10.9.0.2 -m 1024 -s 65536 -n 2000 -p 18518 10.9.0.1'"
 step "done"
