@@ -28,7 +28,7 @@ public final class Verbs4jCli {
                 case "devices" -> DevicesCommand.run(rest, out);
                 case "demo" -> DemoCommand.run(rest, out);
                 case "pingpong" -> PingpongCommand.run(rest, out, err);
-                case "perf" -> dev.verbs4j.tools.perf.PerfCommand.run(rest, out);
+                case "perf" -> dev.verbs4j.tools.perf.PerfCommand.run(rest, out, err);
                 case "perf-report" -> dev.verbs4j.tools.perf.PerfReport.run(rest, out);
                 case "help", "-h", "--help" -> {
                     usage(out);

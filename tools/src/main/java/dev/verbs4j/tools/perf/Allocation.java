@@ -10,13 +10,15 @@ final class Allocation {
     private Allocation() {
     }
 
-    /** The sum over all live threads (engine threads included). */
+    /** The sum over all live threads (engine threads included) but the one that shows {@link Progress}. */
     static long allocatedBytes() {
         long[] ids = THREADS.getAllThreadIds();
+        long[] bytes = THREADS.getThreadAllocatedBytes(ids);
+        long progress = Progress.reporterId();
         long sum = 0;
-        for (long b : THREADS.getThreadAllocatedBytes(ids)) {
-            if (b > 0) {
-                sum += b;
+        for (int i = 0; i < ids.length; i++) {
+            if (bytes[i] > 0 && ids[i] != progress) {
+                sum += bytes[i];
             }
         }
         return sum;

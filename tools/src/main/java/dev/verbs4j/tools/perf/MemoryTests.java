@@ -23,11 +23,13 @@ final class MemoryTests {
 
     static Result cycles(String test, Loopback lb, int size, int iterations) {
         run(test, lb, size, Math.min(iterations, 1000));
+        Progress.start(test + " " + size + " B", iterations);
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
         run(test, lb, size, iterations);
         double seconds = (System.nanoTime() - start) / 1e9;
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+        Progress.finish();
         return Result.bandwidth(test, lb.description, size, iterations, seconds, 0, alloc);
     }
 
@@ -36,6 +38,7 @@ final class MemoryTests {
             case "mr_cycle" -> {
                 for (int i = 0; i < iterations; i++) {
                     lb.a.pd.registerMemory(lb.a.buf.asSlice(0, size), RIGHTS).close();
+                    Progress.update(i + 1);
                 }
             }
             case "mw_cycle" -> {
@@ -50,6 +53,7 @@ final class MemoryTests {
                         lb.a.qp.postSend(wr.wrId(i).signaled(false).bindMw(mw, key, mr, mr.localAddress(), size, rights));
                         lb.a.qp.postSend(wr.wrId(i).signaled(true).localInvalidate(key));
                         Loopback.awaitOne(lb.a.cq, one);
+                        Progress.update(i + 1);
                     }
                 }
             }
@@ -76,6 +80,7 @@ final class MemoryTests {
                         (long) pageCount * 4096, rights));
                 lb.a.qp.postSend(wr.wrId(i).signaled(true).localInvalidate(key));
                 Loopback.awaitOne(lb.a.cq, one);
+                Progress.update(i + 1);
             }
         }
     }

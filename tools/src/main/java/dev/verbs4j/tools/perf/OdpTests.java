@@ -63,6 +63,7 @@ final class OdpTests {
             wcs[i] = new WorkCompletion();
         }
         long span = Math.max(size, target.length() - size);
+        Progress.start(name + " " + size + " B", iterations);
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
         int posted = 0;
@@ -81,9 +82,11 @@ final class OdpTests {
                 }
             }
             completed += n;
+            Progress.update(completed);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+        Progress.finish();
         return Result.bandwidth(name, lb.description, size, iterations, seconds, 0, alloc);
     }
 

@@ -31,8 +31,9 @@ public final class PerfCommand {
     private PerfCommand() {
     }
 
-    public static int run(String[] args, PrintStream out) {
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         PerfOptions o = PerfOptions.parse(args);
+        Progress.attach(err, Progress.onTerminal());
         if (o.test != null && !TESTS.contains(o.test)) {
             throw new IllegalArgumentException("unknown test " + o.test + "; one of " + String.join(", ", TESTS));
         }

@@ -57,6 +57,7 @@ final class PingPong {
                 reap(a.cq, wcs);
             }
             ns[i] = (System.nanoTime() - t0) / 2;
+            Progress.update(i + 1);
         }
         drain(a.cq);
     }
@@ -93,6 +94,7 @@ final class PingPong {
             PerfPair.awaitOne(a.cq, one);
             PerfPair.awaitOne(a.cq, one);
             ns[i] = (System.nanoTime() - t0) / 2;
+            Progress.update(i + 1);
         }
     }
 

@@ -42,11 +42,13 @@ final class VerbsTests {
         run(test, lb, requesters, wr, rr, wcs, size, warmUp, depth, send);
         lb.end();
         lb.begin(test, size, iterations);
+        Progress.start(test + " " + size + " B", iterations);
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
         double peak = run(test, lb, requesters, wr, rr, wcs, size, iterations, depth, send);
         double seconds = (System.nanoTime() - start) / 1e9;
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+        Progress.finish();
         lb.end();
         String setup = qps > 1 ? lb.description + ", " + qps + " QPs" : lb.description;
         return Result.bandwidth(test, setup, size, iterations, seconds, peak, alloc);
@@ -88,6 +90,7 @@ final class VerbsTests {
                 }
             }
             completed += n;
+            Progress.update(completed);
             if (send && responder != null) {
                 int r = responder.cq.poll(wcs, wcs.length);
                 for (int i = 0; i < r; i++) {
@@ -108,9 +111,11 @@ final class VerbsTests {
     static Result latency(String test, PerfPair lb, int size, int iterations, int threads) {
         long[] ns = new long[iterations];
         measureLatency(test, lb, size, new long[Math.min(iterations, 1000)], threads);
+        Progress.start(test + " " + size + " B", iterations);
         long allocBefore = Allocation.allocatedBytes();
         measureLatency(test, lb, size, ns, threads);
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+        Progress.finish();
         return Result.latency(test, lb.description, size, ns, alloc);
     }
 
@@ -163,6 +168,7 @@ final class VerbsTests {
             a.qp.postSend(wr);
             PerfPair.awaitOne(a.cq, one);
             ns[i] = System.nanoTime() - t0;
+            Progress.update(i + 1);
         }
     }
 
@@ -200,6 +206,7 @@ final class VerbsTests {
                 PerfPair.awaitOne(b.cq, one);
                 ns[i] = (System.nanoTime() - t0) / 2;
             }
+            Progress.update(i + 1);
         }
     }
 

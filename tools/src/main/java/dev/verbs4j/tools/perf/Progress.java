@@ -1,0 +1,151 @@
+package dev.verbs4j.tools.perf;
+
+import java.io.PrintStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How far the running measurement is, shown while it goes on: on a terminal, a bar redrawn
+ * in place; otherwise a plain line now and then, for runs that long. The measuring loops
+ * only store a count ({@link #update}: no allocation, no lock); a daemon thread of its own
+ * reads it and prints, and {@link Allocation} leaves that thread out of the figures. Nothing
+ * is shown until {@link #attach} names where to.
+ */
+final class Progress {
+    private static final VarHandle DONE;
+
+    static {
+        try {
+            DONE = MethodHandles.lookup().findStaticVarHandle(Progress.class, "done", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Written by the measuring thread with {@link #update}, read by the reporter. */
+    @SuppressWarnings("unused")
+    private static long done;
+
+    private static final Object LOCK = new Object();
+    // Guarded by LOCK.
+    private static PrintStream to;
+    private static boolean terminal;
+    private static long tickNs;
+    private static long firstAfterNs;
+    private static long lineEveryNs;
+    private static String label;
+    private static long total;
+    private static long startedNs;
+    private static long lastLineNs;
+    private static boolean barShown;
+    private static Thread reporter;
+
+    private Progress() {
+    }
+
+    /**
+     * Shows progress on {@code stream}: a bar redrawn five times a second once a measurement
+     * has run a second when {@code isTerminal}, else a line every ten seconds.
+     */
+    static void attach(PrintStream stream, boolean isTerminal) {
+        attach(stream, isTerminal, 200_000_000L, 1_000_000_000L, 10_000_000_000L);
+    }
+
+    /** {@link #attach(PrintStream, boolean)} with its times given. */
+    static void attach(PrintStream stream, boolean isTerminal, long tick, long firstAfter, long lineEvery) {
+        synchronized (LOCK) {
+            to = stream;
+            terminal = isTerminal;
+            tickNs = tick;
+            firstAfterNs = firstAfter;
+            lineEveryNs = lineEvery;
+            if (reporter == null) {
+                reporter = Thread.ofPlatform().daemon().name("perf progress").start(Progress::report);
+            }
+        }
+    }
+
+    /** Whether this stream's process has a terminal to draw on. */
+    static boolean onTerminal() {
+        java.io.Console console = System.console();
+        return console != null && console.isTerminal();
+    }
+
+    /** The reporter thread's id, or -1 before there is one. */
+    static long reporterId() {
+        synchronized (LOCK) {
+            return reporter == null ? -1 : reporter.threadId();
+        }
+    }
+
+    /** A measurement of {@code operations} begins; call outside the timed region. */
+    static void start(String what, long operations) {
+        DONE.setOpaque(0L);
+        synchronized (LOCK) {
+            label = what;
+            total = operations;
+            startedNs = System.nanoTime();
+            lastLineNs = startedNs;
+        }
+    }
+
+    /** {@code operations} of the current measurement are done. */
+    static void update(long operations) {
+        DONE.setOpaque(operations);
+    }
+
+    /** The measurement is over: its bar is wiped, so the result line takes its place. */
+    static void finish() {
+        synchronized (LOCK) {
+            total = 0;
+            if (barShown) {
+                to.print("\r\033[K");
+                to.flush();
+                barShown = false;
+            }
+        }
+    }
+
+    private static void report() {
+        while (true) {
+            long sleep;
+            synchronized (LOCK) {
+                sleep = tickNs;
+                long now = System.nanoTime();
+                if (total > 0 && now - startedNs >= firstAfterNs) {
+                    long d = (long) DONE.getOpaque();
+                    if (terminal) {
+                        to.print("\r" + bar(label, d, total, now - startedNs));
+                        to.flush();
+                        barShown = true;
+                    } else if (now - lastLineNs >= lineEveryNs) {
+                        to.println(line(label, d, total, now - startedNs));
+                        to.flush();
+                        lastLineNs = now;
+                    }
+                }
+            }
+            LockSupport.parkNanos(sleep);
+        }
+    }
+
+    /** {@code write_bw 65536 B [##########..........]  50% 2,500/5,000 3 s}. */
+    static String bar(String what, long doneOps, long totalOps, long elapsedNs) {
+        int width = 30;
+        int filled = (int) Math.min(width, doneOps * width / Math.max(1, totalOps));
+        return String.format(Locale.ROOT, "%s [%s%s] %3d%% %,d/%,d %d s", what, "#".repeat(filled), ".".repeat(width - filled),
+                percent(doneOps, totalOps), doneOps, totalOps, elapsedNs / 1_000_000_000L);
+    }
+
+    /** {@code perf: write_bw 65536 B: 50% (2,500 of 5,000) after 10 s}. */
+    static String line(String what, long doneOps, long totalOps, long elapsedNs) {
+        return String.format(Locale.ROOT, "perf: %s: %d%% (%,d of %,d) after %d s", what, percent(doneOps, totalOps), doneOps,
+                totalOps, elapsedNs / 1_000_000_000L);
+    }
+
+    private static long percent(long doneOps, long totalOps) {
+        return Math.min(100, doneOps * 100 / Math.max(1, totalOps));
+    }
+}
