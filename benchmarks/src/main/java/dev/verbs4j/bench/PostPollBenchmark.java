@@ -36,7 +36,7 @@ import java.util.List;
  * covers posting, the requester, UDP out and in, the responder, the ACK and the poll.
  */
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"-Dverbs4j.soft.progress=caller",
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Dverbs4j.soft.progress=caller",
         "-Dverbs4j.soft.devices=soft0=127.0.0.1:47961,soft1=127.0.0.2:47961"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)

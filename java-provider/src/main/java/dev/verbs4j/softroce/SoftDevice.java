@@ -43,7 +43,7 @@ public final class SoftDevice implements Device {
     final LinkedBlockingQueue<AsyncEvent> asyncEvents = new LinkedBlockingQueue<>();
 
     SoftDevice(SoftDeviceConfig config) {
-        this(config, c -> new UdpLink(new InetSocketAddress(c.address(), c.port())), true);
+        this(config, c -> UdpLink.open(new InetSocketAddress(c.address(), c.port())), true);
     }
 
     private SoftDevice(SoftDeviceConfig config, Function<SoftDeviceConfig, Link> linkFactory, boolean threaded) {

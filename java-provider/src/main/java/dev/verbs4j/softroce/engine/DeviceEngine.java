@@ -23,6 +23,7 @@ import dev.verbs4j.softroce.wire.UdpFlow;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -69,8 +70,17 @@ public final class DeviceEngine implements AutoCloseable {
     private final PacketView view = new PacketView();
     private final PacketBuilder builder = new PacketBuilder();
     private final Icrc icrc = new Icrc();
-    private final UdpFlow rxFlow = new UdpFlow();
+    /**
+     * The flow of the packet being handled, and its sender. Flows are kept per sender, in the
+     * slot the link numbers it with (else one its address object hashes to), and are known by
+     * the identity of that object: a link that hands out one object per sender
+     * ({@link dev.verbs4j.softroce.transport.NativeUdpLink}) then costs no allocation when
+     * packets of many queue pairs (each from its own UDP source port) interleave.
+     */
+    private UdpFlow rxFlow = new UdpFlow();
     private InetSocketAddress rxFlowSource;
+    private final InetSocketAddress[] rxFlowSources = new InetSocketAddress[Link.SOURCE_SLOTS];
+    private final UdpFlow[] rxFlows = new UdpFlow[Link.SOURCE_SLOTS];
     private volatile PcapWriter capture;
     private volatile Runnable wakeupHook;
     private volatile boolean rxeFlushIcrc = Boolean.getBoolean(RXE_FLUSH_ICRC_PROPERTY);
@@ -340,11 +350,23 @@ public final class DeviceEngine implements AutoCloseable {
     }
 
     private boolean setReceiveFlow(InetSocketAddress source) {
-        InetAddress from = source.getAddress();
-        if ((from.getAddress().length == 4) != (localAddress.getAddress().length == 4)) {
-            return false;
+        int slot = link.sourceSlot();
+        if (slot < 0) {
+            slot = System.identityHashCode(source) & (Link.SOURCE_SLOTS - 1);
         }
-        rxFlow.set(from, source.getPort(), localAddress, local.getPort());
+        if (rxFlowSources[slot] != source) {
+            InetAddress from = source.getAddress();
+            if ((from instanceof Inet4Address) != (localAddress instanceof Inet4Address)) {
+                return false;
+            }
+            UdpFlow flow = rxFlows[slot];
+            if (flow == null) {
+                flow = rxFlows[slot] = new UdpFlow();
+            }
+            flow.set(from, source.getPort(), localAddress, local.getPort());
+            rxFlowSources[slot] = source;
+        }
+        rxFlow = rxFlows[slot];
         rxFlowSource = source;
         return true;
     }

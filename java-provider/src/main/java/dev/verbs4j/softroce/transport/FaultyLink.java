@@ -66,6 +66,11 @@ public final class FaultyLink implements Link {
     }
 
     @Override
+    public int sourceSlot() {
+        return inner.sourceSlot();
+    }
+
+    @Override
     public InetSocketAddress source() {
         return inner.source();
     }

@@ -43,6 +43,18 @@ public interface Link extends AutoCloseable {
     /** The sender of the datagram the last {@link #receive} returned. */
     InetSocketAddress source();
 
+    /** How many senders a link that numbers them ({@link #sourceSlot}) tells apart at once. */
+    int SOURCE_SLOTS = 256;
+
+    /**
+     * A number below {@link #SOURCE_SLOTS} for the sender of the last datagram, the same for
+     * every datagram of that sender (whose {@link #source()} is then the same object) until
+     * the link has to forget it; or -1 when the link does not number its senders.
+     */
+    default int sourceSlot() {
+        return -1;
+    }
+
     /** Blocks until a datagram may be waiting, {@link #wakeup()} is called, or {@code timeoutNs} passes. */
     void await(long timeoutNs);
 

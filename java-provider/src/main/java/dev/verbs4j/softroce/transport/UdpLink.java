@@ -28,6 +28,22 @@ public final class UdpLink implements Link {
     private final DatagramChannel[] senders = new DatagramChannel[0x4000];
     private final boolean[] unavailable = new boolean[0x4000];
 
+    /**
+     * System property choosing the UDP socket implementation: {@code native} (the default:
+     * {@link NativeUdpLink} where it is {@linkplain NativeUdpLink#available() available},
+     * else this class) or {@code jdk} (this class).
+     */
+    public static final String IMPLEMENTATION_PROPERTY = "verbs4j.soft.udp";
+
+    /** A link bound to {@code address}: native where available unless the property asks for the JDK's. */
+    public static Link open(InetSocketAddress address) {
+        String wanted = System.getProperty(IMPLEMENTATION_PROPERTY, "native");
+        if (!wanted.equals("native") && !wanted.equals("jdk")) {
+            throw new IllegalArgumentException(IMPLEMENTATION_PROPERTY + " must be native or jdk: " + wanted);
+        }
+        return wanted.equals("native") && NativeUdpLink.available() ? new NativeUdpLink(address) : new UdpLink(address);
+    }
+
     /** Binds {@code address}. @throws UncheckedIOException when the address cannot be bound */
     public UdpLink(InetSocketAddress address) {
         try {

@@ -1,0 +1,283 @@
+package dev.verbs4j.softroce.transport;
+
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * The UDP socket of {@link UdpLink}, made and driven through the C library on Linux: the
+ * same socket options and the same packets, but received with {@code recvfrom} into a
+ * socket address this link owns. The sender of each datagram is looked up in a small table
+ * of the sources seen so far, so a device talking with many queue pairs (each sending from
+ * its own UDP source port) gets the same {@link InetSocketAddress} object for each sender
+ * and allocates nothing per packet; {@code DatagramChannel.receive} remembers only the last
+ * sender and builds a new address whenever it changes. Waiting is {@code poll} on the
+ * socket and an eventfd that {@link #wakeup} writes.
+ */
+public final class NativeUdpLink implements Link {
+    /** Source ports 0xC000-0xFFFF, the range RoCEv2 flows use (IB_ROCE_UDP_ENCAP_VALID_PORT_MIN up). */
+    private static final int FIRST_SOURCE_PORT = 0xC000;
+    private static final int SOURCES = SOURCE_SLOTS;
+    private static final int DESTINATIONS = 256;
+
+    private final Arena arena = Arena.ofShared();
+    private final int fd;
+    private final int wakeFd;
+    private final boolean ipv6;
+    private final InetSocketAddress local;
+    private final MemorySegment sourceAddress;
+    private final MemorySegment sourceLength;
+    private final MemorySegment destination;
+    private final MemorySegment pollFds;
+    private final MemorySegment eventValue;
+    /** The 1 that {@link #wakeup} adds to the eventfd, from any thread. */
+    private final MemorySegment one;
+    private final int[] senders = new int[0x4000];
+    private final boolean[] unavailable = new boolean[0x4000];
+
+    /**
+     * Senders seen so far, in an open-addressing table keyed by a hash of their address and
+     * port: the socket address family, the port (as the socket address holds it), the raw
+     * address in two longs, and its Java form.
+     */
+    private final short[] sourceFamilies = new short[SOURCES];
+    private final int[] sourcePorts = new int[SOURCES];
+    private final long[] sourceHigh = new long[SOURCES];
+    private final long[] sourceLow = new long[SOURCES];
+    private final InetSocketAddress[] sources = new InetSocketAddress[SOURCES];
+    private InetSocketAddress source;
+    private int sourceSlot = -1;
+
+    private ByteBuffer receiveBuffer;
+    private MemorySegment receiveSegment;
+    private ByteBuffer sendBuffer;
+    private MemorySegment sendSegment;
+    /**
+     * Destinations met so far, in an open-addressing table keyed by identity (the engine
+     * keeps one address object per peer): each one's socket address, encoded once.
+     */
+    private final InetSocketAddress[] destinationKeys = new InetSocketAddress[DESTINATIONS];
+    private final int[] destinationLengths = new int[DESTINATIONS];
+    private final MemorySegment[] destinations = new MemorySegment[DESTINATIONS];
+
+    /**
+     * Whether this link can be used: native access is enabled for this code (for example
+     * {@code --enable-native-access=ALL-UNNAMED}; without it the C library is not even looked
+     * up, so no warning is printed) and the platform has the C functions it calls.
+     */
+    public static boolean available() {
+        return NativeUdpLink.class.getModule().isNativeAccessEnabled() && LibC.AVAILABLE;
+    }
+
+    /** Binds {@code address}. @throws UncheckedIOException when the address cannot be bound */
+    public NativeUdpLink(InetSocketAddress address) {
+        ipv6 = !(address.getAddress() instanceof Inet4Address);
+        sourceAddress = arena.allocate(LibC.SOCKADDR_SIZE, 8);
+        sourceLength = arena.allocate(ValueLayout.JAVA_INT);
+        destination = arena.allocate(LibC.SOCKADDR_SIZE, 8);
+        MemorySegment slots = arena.allocate(DESTINATIONS * 32L, 8);
+        for (int i = 0; i < DESTINATIONS; i++) {
+            destinations[i] = slots.asSlice(i * 32L, 32);
+        }
+        pollFds = arena.allocate(16, 8);
+        eventValue = arena.allocate(ValueLayout.JAVA_LONG);
+        one = arena.allocate(ValueLayout.JAVA_LONG);
+        one.set(ValueLayout.JAVA_LONG, 0, 1L);
+        int socket = -1;
+        int event = -1;
+        try {
+            socket = LibC.udpSocket(ipv6, 8 << 20, 8 << 20);
+            LibC.bind(socket, destination, LibC.encode(destination, ipv6, address), address.toString());
+            event = LibC.eventFd();
+        } catch (UncheckedIOException e) {
+            LibC.close(socket);
+            LibC.close(event);
+            arena.close();
+            throw e;
+        }
+        fd = socket;
+        wakeFd = event;
+        local = LibC.localAddress(fd, sourceAddress, sourceLength, address);
+        pollFds.set(ValueLayout.JAVA_INT, 0, fd);
+        pollFds.set(ValueLayout.JAVA_SHORT, 4, LibC.POLLIN);
+        pollFds.set(ValueLayout.JAVA_INT, 8, wakeFd);
+        pollFds.set(ValueLayout.JAVA_SHORT, 12, LibC.POLLIN);
+        java.util.Arrays.fill(senders, -1);
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination) {
+        return sendFrom(fd, buffer, length, destination);
+    }
+
+    /**
+     * Binds (once) a send-only socket on the same address and {@code wanted}, as the kernel
+     * rxe sends each QP's packets from a UDP source port derived from its flow; falls back to
+     * the device's own port when that one is taken.
+     */
+    @Override
+    public synchronized int sourcePort(int wanted) {
+        if (wanted < FIRST_SOURCE_PORT || wanted > 0xFFFF || wanted == local.getPort()) {
+            return local.getPort();
+        }
+        int slot = wanted - FIRST_SOURCE_PORT;
+        if (senders[slot] < 0 && !unavailable[slot]) {
+            int socket = -1;
+            try (Arena scratch = Arena.ofConfined()) {
+                socket = LibC.udpSocket(ipv6, 1 << 20, 4096);
+                MemorySegment at = scratch.allocate(LibC.SOCKADDR_SIZE, 8);
+                InetSocketAddress address = new InetSocketAddress(local.getAddress(), wanted);
+                LibC.bind(socket, at, LibC.encode(at, ipv6, address), address.toString());
+                senders[slot] = socket;
+            } catch (UncheckedIOException e) {
+                LibC.close(socket);
+                unavailable[slot] = true;
+            }
+        }
+        return senders[slot] >= 0 ? wanted : local.getPort();
+    }
+
+    @Override
+    public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination, int sourcePort) {
+        int slot = sourcePort - FIRST_SOURCE_PORT;
+        int socket = slot >= 0 && slot < senders.length ? senders[slot] : -1;
+        return sendFrom(socket >= 0 ? socket : fd, buffer, length, destination);
+    }
+
+    private boolean sendFrom(int socket, ByteBuffer buffer, int length, InetSocketAddress to) {
+        if (buffer != sendBuffer) {
+            sendBuffer = buffer;
+            sendSegment = MemorySegment.ofBuffer(buffer);
+        }
+        int slot = destinationSlot(to);
+        if (destinationLengths[slot] < 0) {
+            return false;
+        }
+        return LibC.sendTo(socket, sendSegment, length, destinations[slot], destinationLengths[slot]) == length;
+    }
+
+    /** The slot holding {@code to}'s encoded address; a new destination is encoded (the only allocation). */
+    private int destinationSlot(InetSocketAddress to) {
+        int home = System.identityHashCode(to) & (DESTINATIONS - 1);
+        int slot = home;
+        for (int probe = 0; probe < DESTINATIONS; probe++, slot = (slot + 1) & (DESTINATIONS - 1)) {
+            InetSocketAddress known = destinationKeys[slot];
+            if (known == to) {
+                return slot;
+            }
+            if (known == null) {
+                break;
+            }
+        }
+        if (destinationKeys[slot] != null) {
+            // Every slot is taken: this destination replaces the one in its home slot.
+            slot = home;
+        }
+        destinationLengths[slot] = LibC.encode(destinations[slot], ipv6, to);
+        destinationKeys[slot] = to;
+        return slot;
+    }
+
+    @Override
+    public int receive(ByteBuffer buffer) {
+        if (buffer != receiveBuffer) {
+            receiveBuffer = buffer;
+            receiveSegment = MemorySegment.ofBuffer(buffer);
+        }
+        buffer.clear();
+        sourceLength.set(ValueLayout.JAVA_INT, 0, (int) LibC.SOCKADDR_SIZE);
+        long n = LibC.receiveFrom(fd, receiveSegment, buffer.capacity(), sourceAddress, sourceLength);
+        if (n < 0) {
+            return -1;
+        }
+        source = sourceOf(sourceAddress);
+        if (source == null) {
+            return -1;
+        }
+        buffer.position((int) n);
+        return (int) n;
+    }
+
+    /** The sender in {@code sa}, from the table of those seen; a new one is added (the only allocation). */
+    private InetSocketAddress sourceOf(MemorySegment sa) {
+        int family = sa.get(ValueLayout.JAVA_SHORT, 0);
+        int port = sa.get(ValueLayout.JAVA_SHORT_UNALIGNED, 2) & 0xFFFF;
+        long high;
+        long low;
+        if (family == LibC.AF_INET) {
+            high = 0;
+            low = sa.get(ValueLayout.JAVA_INT_UNALIGNED, 4) & 0xFFFF_FFFFL;
+        } else if (family == LibC.AF_INET6) {
+            high = sa.get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
+            low = sa.get(ValueLayout.JAVA_LONG_UNALIGNED, 16);
+        } else {
+            return null;
+        }
+        int home = (int) (((high ^ port) * 0x9E3779B97F4A7C15L ^ low * 0xC2B2AE3D27D4EB4FL) >>> 56) & (SOURCES - 1);
+        int slot = home;
+        for (int probe = 0; probe < SOURCES; probe++, slot = (slot + 1) & (SOURCES - 1)) {
+            InetSocketAddress known = sources[slot];
+            if (known == null) {
+                break;
+            }
+            if (sourcePorts[slot] == port && sourceLow[slot] == low && sourceHigh[slot] == high && sourceFamilies[slot] == family) {
+                sourceSlot = slot;
+                return known;
+            }
+        }
+        if (sources[slot] != null) {
+            // Every slot is taken: this sender replaces the one in its home slot.
+            slot = home;
+        }
+        InetSocketAddress made = LibC.decode(sa);
+        sources[slot] = made;
+        sourceFamilies[slot] = (short) family;
+        sourcePorts[slot] = port;
+        sourceHigh[slot] = high;
+        sourceLow[slot] = low;
+        sourceSlot = slot;
+        return made;
+    }
+
+    @Override
+    public int sourceSlot() {
+        return sourceSlot;
+    }
+
+    @Override
+    public InetSocketAddress source() {
+        return source;
+    }
+
+    @Override
+    public void await(long timeoutNs) {
+        int ms = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutNs / 1_000_000));
+        if (LibC.poll(pollFds, 2, ms) > 0 && (pollFds.get(ValueLayout.JAVA_SHORT, 14) & LibC.POLLIN) != 0) {
+            LibC.read(wakeFd, eventValue, 8);
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        LibC.write(wakeFd, one, 8);
+    }
+
+    @Override
+    public void close() {
+        LibC.close(fd);
+        LibC.close(wakeFd);
+        for (int s : senders) {
+            LibC.close(s);
+        }
+        arena.close();
+    }
+}

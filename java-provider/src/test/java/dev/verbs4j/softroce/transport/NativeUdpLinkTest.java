@@ -1,0 +1,172 @@
+package dev.verbs4j.softroce.transport;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The C-library UDP link: datagrams, senders, source ports, waiting and waking, bind errors. */
+class NativeUdpLinkTest {
+    private static final InetSocketAddress A = address("127.0.0.1", 47981);
+    private static final InetSocketAddress B = address("127.0.0.2", 47981);
+
+    @BeforeAll
+    static void onLinux() {
+        assumeTrue(NativeUdpLink.available(), "the native UDP link needs Linux on x86-64 or AArch64");
+    }
+
+    private static InetSocketAddress address(String ip, int port) {
+        return new InetSocketAddress(InetAddress.ofLiteral(ip), port);
+    }
+
+    private static ByteBuffer datagram(int length, int seed) {
+        ByteBuffer b = ByteBuffer.allocateDirect(9000);
+        for (int i = 0; i < length; i++) {
+            b.put(i, (byte) (seed + i * 7));
+        }
+        return b;
+    }
+
+    /** Receives one datagram, waiting up to a second for it. */
+    private static int receive(Link link, ByteBuffer into) {
+        long end = System.nanoTime() + 1_000_000_000L;
+        int n;
+        while ((n = link.receive(into)) < 0 && System.nanoTime() < end) {
+            link.await(10_000_000L);
+        }
+        return n;
+    }
+
+    @Test
+    void datagramArrivesWhole() {
+        try (Link a = new NativeUdpLink(A); Link b = new NativeUdpLink(B)) {
+            assertEquals(A, a.localAddress());
+            ByteBuffer out = datagram(4133, 3);
+            assertTrue(a.send(out, 4133, B));
+            ByteBuffer in = ByteBuffer.allocateDirect(9000);
+            assertEquals(4133, receive(b, in));
+            assertEquals(4133, in.position());
+            assertEquals(out.slice(0, 4133), in.flip());
+            assertEquals(A, b.source());
+            assertEquals(-1, b.receive(in), "one datagram was sent");
+        }
+    }
+
+    @Test
+    void eachSenderIsOneAddressObject() {
+        try (Link a = new NativeUdpLink(A); Link b = new NativeUdpLink(B)) {
+            int port1 = a.sourcePort(0xC101);
+            int port2 = a.sourcePort(0xC202);
+            assertEquals(0xC101, port1);
+            assertEquals(0xC202, port2);
+            ByteBuffer out = datagram(64, 1);
+            ByteBuffer in = ByteBuffer.allocateDirect(9000);
+            InetSocketAddress[] first = new InetSocketAddress[3];
+            int[] ports = {port1, port2, A.getPort()};
+            for (int round = 0; round < 3; round++) {
+                for (int s = 0; s < 3; s++) {
+                    assertTrue(a.send(out, 64, B, ports[s]));
+                    assertEquals(64, receive(b, in));
+                    InetSocketAddress from = b.source();
+                    assertEquals(new InetSocketAddress(A.getAddress(), ports[s]), from);
+                    if (round == 0) {
+                        first[s] = from;
+                    } else {
+                        assertSame(first[s], from, "the same sender is the same object");
+                    }
+                }
+            }
+            assertNotSame(first[0], first[1]);
+        }
+    }
+
+    @Test
+    void aTakenSourcePortFallsBackToTheDevicePort() {
+        try (Link a = new NativeUdpLink(A); Link squatter = new NativeUdpLink(address("127.0.0.1", 0xC303))) {
+            assertEquals(A.getPort(), a.sourcePort(0xC303));
+            assertEquals(A.getPort(), a.sourcePort(80), "outside the RoCEv2 source range");
+            assertEquals(0xC303, squatter.localAddress().getPort());
+        }
+    }
+
+    @Test
+    void bindingATakenAddressIsABindError() {
+        try (Link a = new NativeUdpLink(A)) {
+            UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> new NativeUdpLink(A));
+            assertInstanceOf(BindException.class, e.getCause());
+            assertTrue(e.getMessage().contains("cannot bind /127.0.0.1:47981"), e.getMessage());
+            assertEquals(A, a.localAddress());
+        }
+    }
+
+    @Test
+    void anIpv6DestinationCannotBeReachedFromAnIpv4Socket() {
+        try (Link a = new NativeUdpLink(A)) {
+            assertFalse(a.send(datagram(8, 0), 8, address("::1", 47981)));
+        }
+    }
+
+    @Test
+    void portZeroGetsAPortFromTheKernel() {
+        try (Link a = new NativeUdpLink(address("127.0.0.1", 0))) {
+            assertTrue(a.localAddress().getPort() > 0);
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void wakeupEndsAWait() throws Exception {
+        try (Link a = new NativeUdpLink(A)) {
+            Thread waker = Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                a.wakeup();
+            });
+            long start = System.nanoTime();
+            a.await(5_000_000_000L);
+            long waited = System.nanoTime() - start;
+            waker.join();
+            assertTrue(waited < 4_000_000_000L, "woken after " + waited / 1_000_000 + " ms, not at the 5 s timeout");
+            // The wakeup was consumed: the next wait runs to its (short) timeout.
+            long again = System.nanoTime();
+            a.await(50_000_000L);
+            assertTrue(System.nanoTime() - again >= 40_000_000L, "a spent wakeup does not end the next wait");
+        }
+    }
+
+    @Test
+    void ipv6DatagramsToo() {
+        InetSocketAddress six = address("::1", 47982);
+        Link a;
+        try {
+            a = new NativeUdpLink(six);
+        } catch (UncheckedIOException e) {
+            assumeTrue(false, "no IPv6 loopback here: " + e.getMessage());
+            return;
+        }
+        try (a; Link b = new NativeUdpLink(address("::1", 47983))) {
+            assertTrue(a.send(datagram(100, 9), 100, b.localAddress()));
+            ByteBuffer in = ByteBuffer.allocateDirect(9000);
+            assertEquals(100, receive(b, in));
+            assertEquals(six, b.source());
+        }
+    }
+}
