@@ -51,6 +51,8 @@ public final class NativeUdpLink implements Link {
     private final InetSocketAddress[] sources = new InetSocketAddress[SOURCES];
     private InetSocketAddress source;
     private int sourceSlot = -1;
+    /** Set before the descriptors are closed: no call touches them afterwards (their numbers may be reused). */
+    private volatile boolean closed;
 
     private ByteBuffer receiveBuffer;
     private MemorySegment receiveSegment;
@@ -154,6 +156,9 @@ public final class NativeUdpLink implements Link {
     }
 
     private boolean sendFrom(int socket, ByteBuffer buffer, int length, InetSocketAddress to) {
+        if (closed) {
+            return false;
+        }
         if (buffer != sendBuffer) {
             sendBuffer = buffer;
             sendSegment = MemorySegment.ofBuffer(buffer);
@@ -194,6 +199,9 @@ public final class NativeUdpLink implements Link {
             receiveSegment = MemorySegment.ofBuffer(buffer);
         }
         buffer.clear();
+        if (closed) {
+            return -1;
+        }
         sourceLength.set(ValueLayout.JAVA_INT, 0, (int) LibC.SOCKADDR_SIZE);
         long n = LibC.receiveFrom(fd, receiveSegment, buffer.capacity(), sourceAddress, sourceLength);
         if (n < 0) {
@@ -260,6 +268,9 @@ public final class NativeUdpLink implements Link {
 
     @Override
     public void await(long timeoutNs) {
+        if (closed) {
+            return;
+        }
         int ms = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutNs / 1_000_000));
         if (LibC.poll(pollFds, 2, ms) > 0 && (pollFds.get(ValueLayout.JAVA_SHORT, 14) & LibC.POLLIN) != 0) {
             LibC.read(wakeFd, eventValue, 8);
@@ -268,11 +279,17 @@ public final class NativeUdpLink implements Link {
 
     @Override
     public void wakeup() {
-        LibC.write(wakeFd, one, 8);
+        if (!closed) {
+            LibC.write(wakeFd, one, 8);
+        }
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         LibC.close(fd);
         LibC.close(wakeFd);
         for (int s : senders) {

@@ -122,6 +122,19 @@ class NativeUdpLinkTest {
     }
 
     @Test
+    void aClosedLinkTouchesNoDescriptor() {
+        Link a = new NativeUdpLink(A);
+        a.close();
+        assertFalse(a.send(datagram(8, 0), 8, B));
+        assertEquals(-1, a.receive(ByteBuffer.allocateDirect(64)));
+        a.wakeup();
+        a.await(1_000_000_000L);
+        a.close();
+        // Its address is free again.
+        new NativeUdpLink(A).close();
+    }
+
+    @Test
     void portZeroGetsAPortFromTheKernel() {
         try (Link a = new NativeUdpLink(address("127.0.0.1", 0))) {
             assertTrue(a.localAddress().getPort() > 0);
