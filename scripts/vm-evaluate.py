@@ -179,7 +179,7 @@ def main():
                 rc = f.read().split()
         except OSError:
             rc = ["missing"]
-        line = perf_line(os.path.join(VM, "perf-%s.log" % name), r"^65536\s")
+        line = perf_line(os.path.join(VM, "perf-%s-client.log" % name), r"^65536\s")
         if rc != ["0", "0"] or not line:
             problems.append("perf %s failed (client, server status: %s; logs in target/vm)" % (name, " ".join(rc)))
         elif bw_c:

@@ -24,18 +24,18 @@ java_run -cp "$classpath" dev.verbs4j.conformance.ConformanceMain --provider ibv
 echo $? > "$out/conformance.rc"
 tail -n 40 "$out/conformance.log"
 
-interop() { # $1 = name, $2 = server command (namespace prefix included), $3 = client command
+two_sides() { # $1 = what to call the logs, $2 = server command (namespace prefix included), $3 = client command
     local name=$1 server=$2 client=$3
-    step "interop: $name"
-    eval "$server" > "$out/interop-$name-server.log" 2>&1 &
+    step "$name"
+    eval "$server" > "$out/$name-server.log" 2>&1 &
     local spid=$!
-    eval "$client" > "$out/interop-$name-client.log" 2>&1
+    eval "$client" > "$out/$name-client.log" 2>&1
     local crc=$?
     wait "$spid"
-    local src=$?
-    echo "$crc $src" > "$out/interop-$name.rc"
-    tail -n 4 "$out/interop-$name-client.log" "$out/interop-$name-server.log"
+    echo "$crc $?" > "$out/$name.rc"
+    tail -n 4 "$out/$name-client.log" "$out/$name-server.log"
 }
+interop() { two_sides "interop-$1" "$2" "$3"; }
 # The kernel accepts FLUSH only with its own ICRC variant (see Icrc.computeRxeFlush): the
 # soft side sends that form here, and captures its traffic for the record.
 pp="java_run -cp $tools_classpath dev.verbs4j.tools.Verbs4jCli pingpong --all-ops --iters 20 --size 5000"
@@ -71,16 +71,7 @@ java_run -Dverbs4j.soft.devices=soft0=127.0.0.1:4792,soft1=127.0.0.2:4792 -cp "$
     perf write_lat -m 1024 -s 8 -n 2000 --json "$out/perf.jsonl" > "$out/perf-soft-write_lat.log" 2>&1
 tail -n 3 "$out"/perf-*.log
 
-perf_pair() { # $1 = name, $2 = server command, $3 = client command
-    step "perf across processes: $1"
-    eval "$2" > "$out/perf-$1-server.log" 2>&1 &
-    local spid=$!
-    eval "$3" > "$out/perf-$1.log" 2>&1
-    local crc=$?
-    wait "$spid"
-    echo "$crc $?" > "$out/perf-$1.rc"
-    tail -n 3 "$out/perf-$1.log" "$out/perf-$1-server.log"
-}
+perf_pair() { two_sides "perf-$1" "$2" "$3"; }
 v4j="java_run -cp $tools_classpath dev.verbs4j.tools.Verbs4jCli"
 # perftest's own shape: a server process and a client process on rxe0.
 perf_pair ibverbs-two-processes "$v4j perf --server --provider ibverbs --device rxe0 -p 18517" \

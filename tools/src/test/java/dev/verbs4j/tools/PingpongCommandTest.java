@@ -3,9 +3,6 @@ package dev.verbs4j.tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -19,24 +16,13 @@ class PingpongCommandTest {
         System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
     }
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Verbs4jCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void clientAndServerVerifyEveryRoundTripAndTheRdmaWriteAndRead() throws Exception {
-        CompletableFuture<Run> server = CompletableFuture.supplyAsync(
-                () -> run("pingpong", "--device", "soft0", "--port", "47932", "--iters", "50", "--size", "3000"));
-        Run client = run("pingpong", "--device", "soft1", "--port", "47932", "--iters", "50", "--size", "3000", "127.0.0.1");
-        Run served = server.get(30, TimeUnit.SECONDS);
+        CompletableFuture<CliRun> server = CompletableFuture.supplyAsync(
+                () -> CliRun.of("pingpong", "--device", "soft0", "--port", "47932", "--iters", "50", "--size", "3000"));
+        CliRun client = CliRun.of("pingpong", "--device", "soft1", "--port", "47932", "--iters", "50", "--size", "3000", "127.0.0.1");
+        CliRun served = server.get(30, TimeUnit.SECONDS);
 
         assertEquals(0, client.status(), client.out() + client.err());
         assertEquals(0, served.status(), served.out() + served.err());
@@ -50,21 +36,21 @@ class PingpongCommandTest {
 
     @Test
     void unknownOptionIsAUsageError() {
-        Run r = run("pingpong", "--frobnicate");
+        CliRun r = CliRun.of("pingpong", "--frobnicate");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("unexpected argument '--frobnicate'") && r.err().contains("usage: verbs4j pingpong"), r.err());
     }
 
     @Test
     void addressIsOnlyForTheSoftProvider() {
-        Run r = run("pingpong", "--provider", "ibverbs", "--address", "10.0.0.1");
+        CliRun r = CliRun.of("pingpong", "--provider", "ibverbs", "--address", "10.0.0.1");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("--address makes a soft device"), r.err());
     }
 
     @Test
     void sizeMustBePositive() {
-        Run r = run("pingpong", "--size", "0");
+        CliRun r = CliRun.of("pingpong", "--size", "0");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("--size must be between 1 and"), r.err());
     }

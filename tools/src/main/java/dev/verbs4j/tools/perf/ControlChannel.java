@@ -1,5 +1,10 @@
 package dev.verbs4j.tools.perf;
 
+import dev.verbs4j.QpEndpoint;
+import dev.verbs4j.QueuePair;
+import dev.verbs4j.RcConnector;
+import dev.verbs4j.RcOptions;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -101,6 +106,27 @@ final class ControlChannel implements AutoCloseable {
             throw new IllegalStateException("perf peer " + socket.getRemoteSocketAddress() + ": " + failure);
         }
         return line.trim().split(" +");
+    }
+
+    /**
+     * Sends an {@code EP} line for each queue pair, reads the peer's as many, and brings
+     * each pair up towards its peer's; returns the peer's first endpoint, which names its
+     * region.
+     */
+    QpEndpoint exchangeEndpoints(QueuePair[] pairs, RcOptions options, long timeoutMs) {
+        QpEndpoint[] local = new QpEndpoint[pairs.length];
+        for (int i = 0; i < pairs.length; i++) {
+            local[i] = RcConnector.localEndpoint(pairs[i], options);
+            send("EP " + local[i].encode());
+        }
+        QpEndpoint first = null;
+        for (int i = 0; i < pairs.length; i++) {
+            String[] words = expect("EP", timeoutMs);
+            QpEndpoint remote = QpEndpoint.decode(String.join(" ", java.util.Arrays.copyOfRange(words, 1, words.length)));
+            RcConnector.bringUp(pairs[i], local[i], remote, options);
+            first = first == null ? remote : first;
+        }
+        return first;
     }
 
     /** Whether the peer has gone away (its channel closed or failed). */

@@ -5,7 +5,6 @@ import dev.verbs4j.FlushType;
 import dev.verbs4j.Mtu;
 import dev.verbs4j.QpEndpoint;
 import dev.verbs4j.QueuePair;
-import dev.verbs4j.RcConnector;
 import dev.verbs4j.RcOptions;
 
 import java.io.IOException;
@@ -61,17 +60,7 @@ final class PerfClient extends PerfPair {
                 qpList[i] = a.newQp();
             }
             RcOptions options = new RcOptions().mtu(mtu).access(End.access(true, persistent)).shared(a.mr);
-            QpEndpoint[] local = new QpEndpoint[qps];
-            for (int i = 0; i < qps; i++) {
-                local[i] = RcConnector.localEndpoint(qpList[i], options);
-                control.send("EP " + local[i].encode());
-            }
-            QpEndpoint first = null;
-            for (int i = 0; i < qps; i++) {
-                QpEndpoint remote = endpoint(control.expect("EP", TIMEOUT_MS));
-                RcConnector.bringUp(qpList[i], local[i], remote, options);
-                first = first == null ? remote : first;
-            }
+            QpEndpoint first = control.exchangeEndpoints(qpList, options, TIMEOUT_MS);
             control.send("READY");
             control.expect("READY", TIMEOUT_MS);
             String description = device.providerName() + " " + device.name() + " -> " + serverDevice + " at " + host + ":" + port
@@ -90,11 +79,6 @@ final class PerfClient extends PerfPair {
             }
             throw (RuntimeException) e;
         }
-    }
-
-    /** The words after {@code EP}, parsed: the encoded endpoint contains no line break but does contain spaces. */
-    static QpEndpoint endpoint(String[] words) {
-        return QpEndpoint.decode(String.join(" ", java.util.Arrays.copyOfRange(words, 1, words.length)));
     }
 
     /** The server may still be starting: a refused connection is tried again until the timeout. */

@@ -4,7 +4,6 @@ import dev.verbs4j.Device;
 import dev.verbs4j.Mtu;
 import dev.verbs4j.QpEndpoint;
 import dev.verbs4j.QueuePair;
-import dev.verbs4j.RcConnector;
 import dev.verbs4j.RcOptions;
 import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.WorkCompletion;
@@ -91,17 +90,7 @@ final class PerfServer {
             pairs[i] = b.newQp();
         }
         RcOptions options = new RcOptions().mtu(mtu).access(End.access(true, persistent)).shared(b.mr);
-        QpEndpoint[] local = new QpEndpoint[qps];
-        for (int i = 0; i < qps; i++) {
-            local[i] = RcConnector.localEndpoint(pairs[i], options);
-            control.send("EP " + local[i].encode());
-        }
-        QpEndpoint first = null;
-        for (int i = 0; i < qps; i++) {
-            QpEndpoint remote = PerfClient.endpoint(control.expect("EP", PerfClient.TIMEOUT_MS));
-            RcConnector.bringUp(pairs[i], local[i], remote, options);
-            first = first == null ? remote : first;
-        }
+        QpEndpoint first = control.exchangeEndpoints(pairs, options, PerfClient.TIMEOUT_MS);
         control.expect("READY", PerfClient.TIMEOUT_MS);
         control.send("READY");
         return first;

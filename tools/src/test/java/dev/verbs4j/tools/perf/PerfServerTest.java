@@ -1,5 +1,6 @@
 package dev.verbs4j.tools.perf;
 
+import dev.verbs4j.tools.CliRun;
 import dev.verbs4j.tools.Verbs4jCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -7,9 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,27 +31,16 @@ class PerfServerTest {
 
     private static final AtomicInteger PORTS = new AtomicInteger(47950);
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Verbs4jCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     /** The server on soft0 in a thread of its own, the client on soft1; both outputs once both are done. */
-    private static Run[] serverAndClient(String... clientArgs) throws Exception {
+    private static CliRun[] serverAndClient(String... clientArgs) throws Exception {
         String port = String.valueOf(PORTS.getAndIncrement());
-        CompletableFuture<Run> server = CompletableFuture.supplyAsync(
-                () -> run("perf", "--server", "--device", "soft0", "--port", port));
+        CompletableFuture<CliRun> server = CompletableFuture.supplyAsync(
+                () -> CliRun.of("perf", "--server", "--device", "soft0", "--port", port));
         List<String> args = new ArrayList<>(List.of("perf"));
         args.addAll(List.of(clientArgs));
         args.addAll(List.of("--device", "soft1", "--port", port, "127.0.0.1"));
-        Run client = run(args.toArray(String[]::new));
-        return new Run[] {server.get(30, TimeUnit.SECONDS), client};
+        CliRun client = CliRun.of(args.toArray(String[]::new));
+        return new CliRun[] {server.get(30, TimeUnit.SECONDS), client};
     }
 
     /** The number in "soft0: ... in N," of the server's closing line: packets its device received. */
@@ -64,7 +52,7 @@ class PerfServerTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void writeBandwidthLandsOnTheServersDevice() throws Exception {
-        Run[] r = serverAndClient("write_bw", "-s", "8192", "-n", "300", "-m", "4096");
+        CliRun[] r = serverAndClient("write_bw", "-s", "8192", "-n", "300", "-m", "4096");
 
         assertEquals(0, r[1].status(), r[1].out() + r[1].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
@@ -79,7 +67,7 @@ class PerfServerTest {
     @ValueSource(strings = {"send_bw", "read_bw", "atomic_bw", "atomic_write_bw"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void bandwidthTestsRunAgainstAServer(String test) throws Exception {
-        Run[] r = serverAndClient(test, "-n", "200", "-t", "16");
+        CliRun[] r = serverAndClient(test, "-n", "200", "-t", "16");
 
         assertEquals(0, r[1].status(), r[1].out() + r[1].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
@@ -98,7 +86,7 @@ class PerfServerTest {
     @ValueSource(strings = {"write_lat", "send_lat", "read_lat", "atomic_lat", "flush_lat", "flush_mr_lat"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void latencyTestsRunAgainstAServer(String test) throws Exception {
-        Run[] r = serverAndClient(test, "-n", "300");
+        CliRun[] r = serverAndClient(test, "-n", "300");
 
         assertEquals(0, r[1].status(), r[1].out() + r[1].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
@@ -111,7 +99,7 @@ class PerfServerTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void queuePairsAreConnectedPairwise() throws Exception {
-        Run[] r = serverAndClient("write_bw", "-s", "4096", "-n", "400", "-t", "16", "-q", "4");
+        CliRun[] r = serverAndClient("write_bw", "-s", "4096", "-n", "400", "-t", "16", "-q", "4");
 
         assertEquals(0, r[1].status(), r[1].out() + r[1].err());
         assertTrue(r[0].out().contains("4 queue pair(s) connected"), r[0].out());
@@ -120,20 +108,20 @@ class PerfServerTest {
 
     @Test
     void oneProcessTestsTakeNoServer() {
-        Run r = run("perf", "mr_cycle", "127.0.0.1");
+        CliRun r = CliRun.of("perf", "mr_cycle", "127.0.0.1");
         assertEquals(1, r.status());
         assertTrue(r.err().contains("mr_cycle runs in one process"), r.err());
-        Run s = run("perf", "--server", "odp_bw");
+        CliRun s = CliRun.of("perf", "--server", "odp_bw");
         assertEquals(1, s.status());
         assertTrue(s.err().contains("odp_bw runs in one process; a server serves write_bw"), s.err());
-        Run d = run("perf", "write_bw", "--device", "soft1");
+        CliRun d = CliRun.of("perf", "write_bw", "--device", "soft1");
         assertEquals(1, d.status());
         assertTrue(d.err().contains("--device and --address choose this side's device against a server"), d.err());
     }
 
     @Test
     void atomicsMoveOneWord() {
-        Run r = run("perf", "atomic_bw", "-s", "4096");
+        CliRun r = CliRun.of("perf", "atomic_bw", "-s", "4096");
         assertEquals(1, r.status());
         assertTrue(r.err().contains("atomic_bw moves one 8-byte word"), r.err());
     }
@@ -143,8 +131,8 @@ class PerfServerTest {
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void serverFailsWhenItsClientDiesMidRun() throws Exception {
         String port = String.valueOf(PORTS.getAndIncrement());
-        CompletableFuture<Run> server = CompletableFuture.supplyAsync(
-                () -> run("perf", "--server", "--device", "soft0", "--port", port));
+        CompletableFuture<CliRun> server = CompletableFuture.supplyAsync(
+                () -> CliRun.of("perf", "--server", "--device", "soft0", "--port", port));
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx256m",
                 "-Dverbs4j.soft.devices=soft1=127.0.0.3:47931", "-cp", System.getProperty("java.class.path"),
@@ -163,7 +151,7 @@ class PerfServerTest {
             client.destroyForcibly();
             client.waitFor(10, TimeUnit.SECONDS);
         }
-        Run served = server.get(30, TimeUnit.SECONDS);
+        CliRun served = server.get(30, TimeUnit.SECONDS);
         assertEquals(1, served.status(), served.out());
         assertTrue(served.err().contains("went away") || served.err().contains("closed the channel"), served.err());
     }
