@@ -35,7 +35,11 @@ final class SoftCq extends Resource implements CompletionQueue {
     public int poll(WorkCompletion[] out, int max) {
         int n = ring.poll(out, max);
         if (n == 0) {
-            CallerProgress.run();
+            if (context.device.hasEngineThread()) {
+                context.engine.help(System.nanoTime());
+            } else {
+                CallerProgress.run();
+            }
             n = ring.poll(out, max);
         }
         return n;
@@ -48,6 +52,8 @@ final class SoftCq extends Resource implements CompletionQueue {
             throw new VerbsException(Errno.EINVAL, "completion queue has no channel to notify");
         }
         ring.arm(solicitedOnly);
+        // The application is about to wait for an event rather than poll: the engine thread takes over.
+        context.engine.stopHelping();
     }
 
     @Override

@@ -36,6 +36,8 @@ public final class SoftDevice implements Device {
     private final SoftDeviceConfig config;
     private final Function<SoftDeviceConfig, Link> linkFactory;
     private final boolean threaded;
+    /** Whether an engine thread drives the device now (then polls {@linkplain DeviceEngine#help help} it). */
+    private volatile boolean engineThread;
     private DeviceEngine engine;
     private DeviceAgent agent;
     private int openContexts;
@@ -117,6 +119,7 @@ public final class SoftDevice implements Device {
                 CallerProgress.add(engine);
             } else if (threaded) {
                 agent = new DeviceAgent(engine, link, name());
+                engineThread = true;
             }
         }
         openContexts++;
@@ -143,9 +146,14 @@ public final class SoftDevice implements Device {
         engine.capture(pcap);
     }
 
+    boolean hasEngineThread() {
+        return engineThread;
+    }
+
     synchronized void contextClosed() {
         if (--openContexts == 0) {
             if (agent != null) {
+                engineThread = false;
                 agent.close();
                 agent = null;
             }

@@ -314,6 +314,42 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * An application thread that polls an empty completion queue lends a hand: one step
+     * ({@link #tryDoWork}), and the time it did, which tells the engine thread that it may
+     * step back ({@link DeviceAgent}). Costs no allocation.
+     */
+    public int help(long nowNs) {
+        HELPED_AT.setOpaque(this, nowNs);
+        return tryDoWork(nowNs);
+    }
+
+    /** When an application thread last {@linkplain #help helped}; 0 when none does now. */
+    public long helpedAtNs() {
+        return (long) HELPED_AT.getOpaque(this);
+    }
+
+    /**
+     * No application thread helps from now on (it is about to block, on a completion channel
+     * for example): the engine thread takes over at once.
+     */
+    public void stopHelping() {
+        HELPED_AT.setOpaque(this, 0L);
+        wakeup();
+    }
+
+    @SuppressWarnings("unused") // through HELPED_AT
+    private long helpedAtNs;
+    private static final java.lang.invoke.VarHandle HELPED_AT;
+
+    static {
+        try {
+            HELPED_AT = java.lang.invoke.MethodHandles.lookup().findVarHandle(DeviceEngine.class, "helpedAtNs", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** {@link #doWork} unless another thread is inside it; returns 0 then. */
     public int tryDoWork(long nowNs) {
         if (!lock.tryLock()) {

@@ -1,0 +1,58 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.CompletionChannel;
+import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.WorkCompletion;
+import dev.verbs4j.softroce.transport.InMemoryNetwork;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * With an engine thread, an application thread that polls an empty completion queue does a
+ * step of the engine itself and says so, and the engine thread steps back; arming the queue
+ * for an event (the application is about to block) hands the work back at once. Devices
+ * driven by their caller (a test's fake clock) are never stepped by polls.
+ */
+class PollingHelpsTest {
+    private final WorkCompletion[] wc = {new WorkCompletion()};
+
+    @Test
+    void emptyPollsHelpAndArmingHandsTheWorkBack() {
+        SoftDevice device = SoftProvider.addDevice(SoftDeviceConfig.of("helper", InetAddress.ofLiteral("127.0.0.1"))
+                .withPorts(47994, 47994));
+        try (DeviceContext ctx = device.open();
+             CompletionChannel channel = ctx.createCompletionChannel();
+             CompletionQueue cq = ctx.createCq(8, channel, 0)) {
+            assertTrue(device.hasEngineThread(), "a provider device has its engine thread");
+            assertEquals(0, device.engine().helpedAtNs(), "no poll yet");
+
+            long before = System.nanoTime();
+            assertEquals(0, cq.poll(wc, 1));
+            long helped = device.engine().helpedAtNs();
+            assertTrue(helped >= before && helped <= System.nanoTime(), "the empty poll helped at " + helped);
+
+            cq.requestNotify(false);
+            assertEquals(0, device.engine().helpedAtNs(), "arming for an event ends the help");
+        }
+        assertTrue(!device.hasEngineThread(), "closed with its last context");
+    }
+
+    @Test
+    void callerDrivenDevicesAreNotSteppedByPolls() {
+        InMemoryNetwork network = new InMemoryNetwork(1);
+        InetAddress ip = InetAddress.ofLiteral("10.78.0.1");
+        SoftDeviceConfig config = SoftDeviceConfig.of("manual-helper", ip);
+        SoftDevice device = SoftDevice.manual(config, network.attach(new InetSocketAddress(ip, config.port())));
+        try (DeviceContext ctx = device.open(); CompletionQueue cq = ctx.createCq(8)) {
+            assertEquals(0, cq.poll(wc, 1));
+            assertTrue(!device.hasEngineThread());
+            assertEquals(0, device.engine().helpedAtNs(), "a poll must not step an engine that runs on a fake clock");
+        }
+    }
+}
