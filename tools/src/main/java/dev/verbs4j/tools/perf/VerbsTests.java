@@ -18,8 +18,13 @@ final class VerbsTests {
     private VerbsTests() {
     }
 
-    /** Bandwidth over {@code qps} queue pairs, each request posted to the next pair in turn; {@code depth} in flight in all. */
-    static Result bandwidth(String test, PerfPair lb, int size, int iterations, int depth, int qps) {
+    /**
+     * Bandwidth over {@code qps} queue pairs, each request posted to the next pair in turn;
+     * {@code depth} in flight in all. As perftest's {@code --cq-mod}, only every
+     * {@code signalEvery}-th request of a pair asks for a completion (and the last of each
+     * pair), at most {@code depth / qps} apart so that a signaled one is always in flight.
+     */
+    static Result bandwidth(String test, PerfPair lb, int size, int iterations, int depth, int qps, int signalEvery) {
         if (qps > 1 && test.equals("send_bw")) {
             throw new IllegalArgumentException("send_bw runs on one queue pair; --qps applies to write_bw, read_bw and the atomics");
         }
@@ -37,15 +42,16 @@ final class VerbsTests {
                 responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, size));
             }
         }
+        Posting posting = new Posting(requesters, Math.max(1, Math.min(signalEvery, depth / requesters.length)));
         int warmUp = Math.min(iterations, 1000);
         lb.begin(test, size, warmUp);
-        run(test, lb, requesters, wr, rr, wcs, size, warmUp, depth, send);
+        run(test, lb, posting, wr, rr, wcs, size, warmUp, depth, send);
         lb.end();
         lb.begin(test, size, iterations);
         Progress.start(test + " " + size + " B", iterations);
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
-        double peak = run(test, lb, requesters, wr, rr, wcs, size, iterations, depth, send);
+        double peak = run(test, lb, posting, wr, rr, wcs, size, iterations, depth, send);
         double seconds = (System.nanoTime() - start) / 1e9;
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
         Progress.finish();
@@ -54,9 +60,42 @@ final class VerbsTests {
         return Result.bandwidth(test, setup, size, iterations, seconds, peak, alloc);
     }
 
+    /**
+     * Which queue pair a request goes to and whether it is signaled. A signaled request's
+     * work request id is the number of requests of its pair that its completion accounts for.
+     */
+    static final class Posting {
+        final int pairs;
+        final int signalEvery;
+        final int[] unsignaled;
+        final QueuePair[] requesters;
+
+        Posting(QueuePair[] requesters, int signalEvery) {
+            this.requesters = requesters;
+            this.pairs = requesters.length;
+            this.signalEvery = signalEvery;
+            this.unsignaled = new int[pairs];
+        }
+
+        /** Sets {@code wr}'s id and signaling for request {@code index} of {@code iterations}; returns its pair. */
+        int prepare(SendWorkRequest wr, int index, int iterations) {
+            int pair = index % pairs;
+            int covered = ++unsignaled[pair];
+            if (covered == signalEvery || index >= iterations - pairs) {
+                wr.wrId(covered).signaled(true);
+                unsignaled[pair] = 0;
+            } else {
+                wr.wrId(0).signaled(false);
+            }
+            return pair;
+        }
+    }
+
     /** Runs {@code iterations} operations; returns the best Gb/s over windows of 1/10th of the run. */
-    private static double run(String test, PerfPair lb, QueuePair[] requesters, SendWorkRequest wr, ReceiveWorkRequest rr, WorkCompletion[] wcs,
+    private static double run(String test, PerfPair lb, Posting posting, SendWorkRequest wr, ReceiveWorkRequest rr, WorkCompletion[] wcs,
                               int size, int iterations, int depth, boolean send) {
+        QueuePair[] requesters = posting.requesters;
+        java.util.Arrays.fill(posting.unsignaled, 0);
         int posted = 0;
         int completed = 0;
         int window = Math.max(1, iterations / 10);
@@ -67,7 +106,8 @@ final class VerbsTests {
         End responder = lb.responder();
         while (completed < iterations) {
             while (posted < iterations && posted - completed < depth) {
-                wr.wrId(posted).signaled(true).buffer(lb.a.mr, 0, size);
+                int pair = posting.prepare(wr, posted, iterations);
+                wr.buffer(lb.a.mr, 0, size);
                 switch (test) {
                     case "write_bw" -> wr.rdmaWrite(lb.remoteAddress, lb.remoteRkey);
                     case "read_bw" -> wr.rdmaRead(lb.remoteAddress, lb.remoteRkey);
@@ -76,7 +116,7 @@ final class VerbsTests {
                     case "atomic_write_bw" -> wr.atomicWrite(lb.remoteAddress, lb.remoteRkey, posted);
                     default -> throw new IllegalArgumentException("not a bandwidth test: " + test);
                 }
-                requesters[posted % requesters.length].postSend(wr);
+                requesters[pair].postSend(wr);
                 posted++;
             }
             int n = lb.a.cq.poll(wcs, wcs.length);
@@ -84,12 +124,14 @@ final class VerbsTests {
                 // Engine threads may need this core (2-core machines): give it up now and then.
                 Thread.yield();
             }
+            int done = 0;
             for (int i = 0; i < n; i++) {
                 if (!wcs[i].isSuccess()) {
                     throw new IllegalStateException("operation failed: " + wcs[i]);
                 }
+                done += (int) wcs[i].wrId();
             }
-            completed += n;
+            completed += done;
             Progress.update(completed);
             if (send && responder != null) {
                 int r = responder.cq.poll(wcs, wcs.length);
@@ -97,7 +139,7 @@ final class VerbsTests {
                     responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, size));
                 }
             }
-            windowDone += n;
+            windowDone += done;
             if (windowDone >= window) {
                 long now = System.nanoTime();
                 peak = Math.max(peak, windowDone * (double) size * 8 / ((now - windowStart) / 1e9) / 1e9);

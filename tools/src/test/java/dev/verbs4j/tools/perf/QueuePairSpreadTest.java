@@ -3,6 +3,7 @@ package dev.verbs4j.tools.perf;
 import dev.verbs4j.Mtu;
 import dev.verbs4j.QpAttributes;
 import dev.verbs4j.QueuePair;
+import dev.verbs4j.SendWorkRequest;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,12 +26,30 @@ class QueuePairSpreadTest {
             }
 
             // 400 warm-up requests, then 400 measured: one packet each at 4 KiB and MTU 4096.
-            VerbsTests.bandwidth("write_bw", lb, 4096, 400, 16, 4);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 400, 16, 4, 100);
 
             for (int i = 0; i < qps.length; i++) {
                 int sent = (qps[i].query(attributes).sqPsn() - before[i]) & 0xFFFFFF;
                 assertEquals(200, sent, "packets sent by queue pair " + i);
             }
+        }
+    }
+
+    /** --cq-mod: every third request of a pair is signaled, the last of each pair too, and the ids add up to the count. */
+    @Test
+    void signaledRequestsAccountForTheirPairsUnsignaledOnes() {
+        try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
+            VerbsTests.Posting posting = new VerbsTests.Posting(lb.requesters(2), 3);
+            SendWorkRequest wr = new SendWorkRequest();
+            StringBuilder seen = new StringBuilder();
+            long accounted = 0;
+            for (int i = 0; i < 10; i++) {
+                int pair = posting.prepare(wr, i, 10);
+                seen.append(pair).append(wr.isSignaled() ? "s" + wr.wrId() : "-").append(' ');
+                accounted += wr.isSignaled() ? wr.wrId() : 0;
+            }
+            assertEquals("0- 1- 0- 1- 0s3 1s3 0- 1- 0s2 1s2 ", seen.toString());
+            assertEquals(10, accounted);
         }
     }
 }
