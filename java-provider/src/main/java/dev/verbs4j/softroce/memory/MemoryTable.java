@@ -287,7 +287,6 @@ public final class MemoryTable {
         if (remoteWriteLike && (rights & Access.LOCAL_WRITE.value()) == 0) {
             return KeyCheck.NO_ACCESS;
         }
-        MemorySegment[] pages = new MemorySegment[count];
         for (int i = 0; i < count; i++) {
             long address = pageAddresses[i];
             if ((address & (pageSize - 1)) != 0) {
@@ -297,9 +296,9 @@ public final class MemoryTable {
             if (backing == null) {
                 return KeyCheck.BAD_KEY;
             }
-            pages[i] = backing.memory().asSlice(address - backing.localBase(), pageSize);
+            r.setPage(i, backing.memory(), address - backing.localBase());
         }
-        r.registerPages(pages, pageShift, iova, length, rights, newKey);
+        r.registerPages(count, pageShift, iova, length, rights, newKey);
         return KeyCheck.OK;
     }
 

@@ -8,13 +8,18 @@ import java.lang.foreign.MemorySegment;
  * A memory region as the engine sees it: the registered memory, the address remote
  * requests start from ({@code iova}), the local address scatter/gather entries use, and
  * the rights. A region is either one contiguous segment, or, after fast registration, a
- * list of pages (slices of memory already registered in the same protection domain) laid
- * out from {@code iova}. Every byte the engine moves goes through {@link #copyIn},
- * {@link #copyOut} or {@link #segmentAt}, which map a region offset to memory.
+ * list of pages (each a place in memory already registered in the same protection domain:
+ * that region's segment and an offset into it) laid out from {@code iova}. The page list
+ * is allocated once, for the most pages the region takes, so registering allocates nothing.
+ * Every byte the engine moves goes through {@link #copyIn}, {@link #copyOut} or
+ * {@link #segmentAt}, which map a region offset to memory.
  */
 public final class Region extends MemoryObject {
     private MemorySegment memory;
-    private MemorySegment[] pages;
+    /** Page {@code i} is {@code pageMemory[i]} from {@code pageOffsets[i]}; {@code pageCount} are in use. */
+    private final MemorySegment[] pageMemory;
+    private final long[] pageOffsets;
+    private int pageCount;
     private int pageShift;
     private long firstByteOffset;
     private long iova;
@@ -28,6 +33,8 @@ public final class Region extends MemoryObject {
     Region(int index, int pdHandle, int key, MemorySegment memory, long iova, int access, int maxPages) {
         super(index, pdHandle, key, memory == null ? FREE : VALID);
         this.maxPages = maxPages;
+        this.pageMemory = new MemorySegment[Math.max(0, maxPages)];
+        this.pageOffsets = new long[Math.max(0, maxPages)];
         this.odp = (access & Access.ON_DEMAND.value()) != 0 ? new OdpState(memory.byteSize()) : null;
         if (memory != null) {
             this.memory = memory;
@@ -38,14 +45,21 @@ public final class Region extends MemoryObject {
         }
     }
 
+    /** Sets page {@code i} of the next {@link #registerPages}: {@code backing} from {@code offset}. */
+    void setPage(int i, MemorySegment backing, long offset) {
+        pageMemory[i] = backing;
+        pageOffsets[i] = offset;
+    }
+
     /**
-     * Fast registration: lays {@code pages} (each {@code 1 << pageShift} bytes) out from
-     * {@code iova}, whose offset into the first page is {@code iova & (pageSize - 1)},
-     * for {@code length} bytes, under a new key. Local entries address it by iova too.
+     * Fast registration: lays the first {@code count} pages set by {@link #setPage} (each
+     * {@code 1 << pageShift} bytes) out from {@code iova}, whose offset into the first page
+     * is {@code iova & (pageSize - 1)}, for {@code length} bytes, under a new key. Local
+     * entries address it by iova too.
      */
-    public void registerPages(MemorySegment[] newPages, int newPageShift, long newIova, long newLength, int newAccess, int newKey) {
+    void registerPages(int count, int newPageShift, long newIova, long newLength, int newAccess, int newKey) {
         this.memory = null;
-        this.pages = newPages;
+        this.pageCount = count;
         this.pageShift = newPageShift;
         this.firstByteOffset = newIova & ((1L << newPageShift) - 1);
         this.iova = newIova;
@@ -135,9 +149,9 @@ public final class Region extends MemoryObject {
             odp.touch(offset, len);
         }
         while (len > 0) {
-            MemorySegment target = memory != null ? memory : pages[(int) ((offset + firstByteOffset) >>> pageShift)];
-            long within = memory != null ? offset : (offset + firstByteOffset) & ((1L << pageShift) - 1);
-            long n = memory != null ? len : Math.min(len, (1L << pageShift) - within);
+            MemorySegment target = segmentAt0(offset);
+            long within = segmentOffset(offset);
+            long n = memory != null ? len : Math.min(len, (1L << pageShift) - withinPage(offset));
             if (intoRegion) {
                 MemorySegment.copy(other, otherOffset, target, within, n);
             } else {
@@ -157,12 +171,21 @@ public final class Region extends MemoryObject {
         if (odp != null) {
             odp.touch(offset, 8);
         }
-        return memory != null ? memory : pages[(int) ((offset + firstByteOffset) >>> pageShift)];
+        return segmentAt0(offset);
+    }
+
+    private MemorySegment segmentAt0(long offset) {
+        return memory != null ? memory : pageMemory[(int) ((offset + firstByteOffset) >>> pageShift)];
     }
 
     /** The byte's offset inside {@link #segmentAt}. */
     public long segmentOffset(long offset) {
-        return memory != null ? offset : (offset + firstByteOffset) & ((1L << pageShift) - 1);
+        return memory != null ? offset : pageOffsets[(int) ((offset + firstByteOffset) >>> pageShift)] + withinPage(offset);
+    }
+
+    /** Where in its page (of a page-list region) the byte at {@code offset} lies. */
+    private long withinPage(long offset) {
+        return (offset + firstByteOffset) & ((1L << pageShift) - 1);
     }
 
     /** Forces {@code [offset, offset + len)} to storage; false when some of it is not file-backed. */
@@ -180,7 +203,7 @@ public final class Region extends MemoryObject {
         while (len > 0) {
             MemorySegment page = segmentAt(offset);
             long within = segmentOffset(offset);
-            long n = Math.min(len, page.byteSize() - within);
+            long n = Math.min(len, (1L << pageShift) - withinPage(offset));
             if (!page.isMapped()) {
                 return false;
             }
@@ -197,11 +220,11 @@ public final class Region extends MemoryObject {
     }
 
     private boolean allMapped() {
-        if (pages == null) {
+        if (pageCount == 0) {
             return false;
         }
-        for (MemorySegment p : pages) {
-            if (!p.isMapped()) {
+        for (int i = 0; i < pageCount; i++) {
+            if (!pageMemory[i].isMapped()) {
                 return false;
             }
         }
