@@ -54,6 +54,17 @@ class Verbs4jCliTest {
         }
     }
 
+    /** -D: runs of -n follow each other for the duration, and all of them count. */
+    @Test
+    void bandwidthForADuration() {
+        assertEquals(0, run("perf", "write_bw", "-s", "4096", "-n", "500", "-D", "1"), out + "\n" + err);
+        String text = out.toString(StandardCharsets.UTF_8);
+        String line = text.lines().filter(l -> l.trim().startsWith("4096 ")).findFirst().orElseThrow();
+        int operations = Integer.parseInt(line.trim().split("\\s+")[1]);
+        assertEquals(0, operations % 500, line);
+        assertTrue(operations >= 1000, "a second holds more than one run of 500 writes: " + line);
+    }
+
     @Test
     void perfReportDrawsEverySeriesAndListsEveryResult() throws java.io.IOException {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("verbs4j-report");

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The options of {@code verbs4j perf}, named as perftest names them where they match:
  * {@code -s/--size}, {@code -a} (all sizes), {@code -n/--iters}, {@code -m/--mtu},
- * {@code -t/--tx-depth}, {@code -q/--qps}, {@code -Q/--cq-mod}, {@code -p/--port}; plus {@code --provider}, {@code --device},
+ * {@code -t/--tx-depth}, {@code -q/--qps}, {@code -Q/--cq-mod}, {@code -D/--duration}, {@code -p/--port}; plus {@code --provider}, {@code --device},
  * {@code --address}, {@code --progress} and {@code --json}. As in perftest, a host after the test
  * makes this the client of the server there ({@code --server}); with neither, both ends run
  * in this process.
@@ -30,6 +30,8 @@ final class PerfOptions {
     int qps = 1;
     /** Bandwidth tests: a completion for every this many requests of a pair (perftest's {@code -Q}, same default). */
     int cqMod = 100;
+    /** Bandwidth and latency tests: run for this many seconds (perftest's {@code -D}), or 0 for a count. */
+    int durationSeconds;
     /** Serve one client ({@code --server}); the test is the client's to choose. */
     boolean server;
     /** The server to run against, or null. */
@@ -58,6 +60,7 @@ final class PerfOptions {
                 case "--threads" -> o.threads = Integer.parseInt(value(args, ++i, a));
                 case "-q", "--qps" -> o.qps = Integer.parseInt(value(args, ++i, a));
                 case "-Q", "--cq-mod" -> o.cqMod = Integer.parseInt(value(args, ++i, a));
+                case "-D", "--duration" -> o.durationSeconds = Integer.parseInt(value(args, ++i, a));
                 case "--server" -> o.server = true;
                 case "-p", "--port" -> o.port = Integer.parseInt(value(args, ++i, a));
                 case "-d", "--device" -> o.device = value(args, ++i, a);
@@ -100,6 +103,12 @@ final class PerfOptions {
         }
         if (o.qps > 1 && !List.of("write_bw", "read_bw", "atomic_bw", "atomic_write_bw").contains(o.test)) {
             throw new IllegalArgumentException("--qps applies to write_bw, read_bw, atomic_bw and atomic_write_bw");
+        }
+        if (o.durationSeconds < 0 || o.durationSeconds > 86_400) {
+            throw new IllegalArgumentException("--duration must be 0..86400 seconds");
+        }
+        if (o.durationSeconds > 0 && !PerfCommand.TWO_SIDED.contains(o.test)) {
+            throw new IllegalArgumentException("--duration applies to the bandwidth and latency tests");
         }
         if (o.cqMod < 1 || o.cqMod > 4096) {
             throw new IllegalArgumentException("--cq-mod must be 1..4096");
@@ -156,6 +165,10 @@ final class PerfOptions {
             return all;
         }
         return sizes.isEmpty() ? List.of(defaultSize) : sizes;
+    }
+
+    long durationNs() {
+        return durationSeconds * 1_000_000_000L;
     }
 
     int iterationsOr(int defaultIterations) {

@@ -37,6 +37,10 @@ final class Progress {
     private static long lineEveryNs;
     private static String label;
     private static long total;
+    /** Of a measurement that runs for a time rather than a count, that time; else 0. */
+    private static long durationNs;
+    /** Operations done by the runs of the measurement that are over. */
+    private static long base;
     private static long startedNs;
     private static long lastLineNs;
     private static boolean barShown;
@@ -82,13 +86,31 @@ final class Progress {
 
     /** A measurement of {@code operations} begins; call outside the timed region. */
     static void start(String what, long operations) {
+        start(what, operations, 0);
+    }
+
+    /**
+     * A measurement begins: of {@code operations}, or, with a {@code duration} (ns), of runs
+     * of that many until the time is up; call outside the timed region.
+     */
+    static void start(String what, long operations, long duration) {
         DONE.setOpaque(0L);
         synchronized (LOCK) {
             label = what;
             total = operations;
+            durationNs = duration;
+            base = 0;
             startedNs = System.nanoTime();
             lastLineNs = startedNs;
         }
+    }
+
+    /** A run of {@code operations} of the measurement is over; the next one counts from 0 again. */
+    static void advance(long operations) {
+        synchronized (LOCK) {
+            base += operations;
+        }
+        DONE.setOpaque(0L);
     }
 
     /** {@code operations} of the current measurement are done. */
@@ -115,13 +137,14 @@ final class Progress {
                 sleep = tickNs;
                 long now = System.nanoTime();
                 if (total > 0 && now - startedNs >= firstAfterNs) {
-                    long d = (long) DONE.getOpaque();
+                    long d = base + (long) DONE.getOpaque();
+                    long of = durationNs > 0 ? 0 : total;
                     if (terminal) {
-                        to.print("\r" + bar(label, d, total, now - startedNs));
+                        to.print("\r" + bar(label, d, of, now - startedNs, durationNs));
                         to.flush();
                         barShown = true;
                     } else if (now - lastLineNs >= lineEveryNs) {
-                        to.println(line(label, d, total, now - startedNs));
+                        to.println(line(label, d, of, now - startedNs, durationNs));
                         to.flush();
                         lastLineNs = now;
                     }
@@ -131,21 +154,31 @@ final class Progress {
         }
     }
 
-    /** {@code write_bw 65536 B [##########..........]  50% 2,500/5,000 3 s}. */
-    static String bar(String what, long doneOps, long totalOps, long elapsedNs) {
+    /**
+     * {@code write_bw 65536 B [##########..........]  50% 2,500/5,000 3 s}, or for a run of a
+     * given duration ({@code totalOps} 0) {@code ... 50% 2,500 done 5/10 s}.
+     */
+    static String bar(String what, long doneOps, long totalOps, long elapsedNs, long duration) {
         int width = 30;
-        int filled = (int) Math.min(width, doneOps * width / Math.max(1, totalOps));
-        return String.format(Locale.ROOT, "%s [%s%s] %3d%% %,d/%,d %d s", what, "#".repeat(filled), ".".repeat(width - filled),
-                percent(doneOps, totalOps), doneOps, totalOps, elapsedNs / 1_000_000_000L);
+        long percent = percent(doneOps, totalOps, elapsedNs, duration);
+        int filled = (int) (percent * width / 100);
+        return String.format(Locale.ROOT, "%s [%s%s] %3d%% %s", what, "#".repeat(filled), ".".repeat(width - filled), percent,
+                duration > 0 ? String.format(Locale.ROOT, "%,d done %d/%d s", doneOps, elapsedNs / 1_000_000_000L,
+                        duration / 1_000_000_000L)
+                        : String.format(Locale.ROOT, "%,d/%,d %d s", doneOps, totalOps, elapsedNs / 1_000_000_000L));
     }
 
-    /** {@code perf: write_bw 65536 B: 50% (2,500 of 5,000) after 10 s}. */
-    static String line(String what, long doneOps, long totalOps, long elapsedNs) {
-        return String.format(Locale.ROOT, "perf: %s: %d%% (%,d of %,d) after %d s", what, percent(doneOps, totalOps), doneOps,
-                totalOps, elapsedNs / 1_000_000_000L);
+    /** {@code perf: write_bw 65536 B: 50% (2,500 of 5,000) after 10 s}, or {@code (2,500 done) after 10 of 20 s}. */
+    static String line(String what, long doneOps, long totalOps, long elapsedNs, long duration) {
+        long percent = percent(doneOps, totalOps, elapsedNs, duration);
+        return duration > 0
+                ? String.format(Locale.ROOT, "perf: %s: %d%% (%,d done) after %d of %d s", what, percent, doneOps,
+                        elapsedNs / 1_000_000_000L, duration / 1_000_000_000L)
+                : String.format(Locale.ROOT, "perf: %s: %d%% (%,d of %,d) after %d s", what, percent, doneOps, totalOps,
+                        elapsedNs / 1_000_000_000L);
     }
 
-    private static long percent(long doneOps, long totalOps) {
-        return Math.min(100, doneOps * 100 / Math.max(1, totalOps));
+    private static long percent(long doneOps, long totalOps, long elapsedNs, long duration) {
+        return Math.min(100, duration > 0 ? elapsedNs * 100 / duration : doneOps * 100 / Math.max(1, totalOps));
     }
 }

@@ -23,8 +23,11 @@ final class VerbsTests {
      * {@code depth} in flight in all. As perftest's {@code --cq-mod}, only every
      * {@code signalEvery}-th request of a pair asks for a completion (and the last of each
      * pair), at most {@code depth / qps} apart so that a signaled one is always in flight.
+     * With a {@code durationNs} (perftest's {@code -D}), runs of {@code iterations} follow
+     * each other until that much time has passed.
      */
-    static Result bandwidth(String test, PerfPair lb, int size, int iterations, int depth, int qps, int signalEvery) {
+    static Result bandwidth(String test, PerfPair lb, int size, int iterations, int depth, int qps, int signalEvery,
+                            long durationNs) {
         if (qps > 1 && test.equals("send_bw")) {
             throw new IllegalArgumentException("send_bw runs on one queue pair; --qps applies to write_bw, read_bw and the atomics");
         }
@@ -48,16 +51,32 @@ final class VerbsTests {
         run(test, lb, posting, wr, rr, wcs, size, warmUp, depth, send);
         lb.end();
         lb.begin(test, size, iterations);
-        Progress.start(test + " " + size + " B", iterations);
+        Progress.start(test + " " + size + " B", iterations, durationNs);
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
-        double peak = run(test, lb, posting, wr, rr, wcs, size, iterations, depth, send);
+        double peak = 0;
+        int total = 0;
+        while (true) {
+            peak = Math.max(peak, run(test, lb, posting, wr, rr, wcs, size, iterations, depth, send));
+            total += iterations;
+            Progress.advance(iterations);
+            if (!goOn(start, durationNs, total, iterations)) {
+                break;
+            }
+            lb.end();
+            lb.begin(test, size, iterations);
+        }
         double seconds = (System.nanoTime() - start) / 1e9;
-        double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+        double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) total;
         Progress.finish();
         lb.end();
         String setup = qps > 1 ? lb.description + ", " + qps + " QPs" : lb.description;
-        return Result.bandwidth(test, setup, size, iterations, seconds, peak, alloc);
+        return Result.bandwidth(test, setup, size, total, seconds, peak, alloc);
+    }
+
+    /** Whether another run of {@code iterations} follows: only with a duration that has not passed yet. */
+    private static boolean goOn(long start, long durationNs, int total, int iterations) {
+        return durationNs > 0 && System.nanoTime() - start < durationNs && total <= Integer.MAX_VALUE - iterations;
     }
 
     /**
@@ -150,15 +169,41 @@ final class VerbsTests {
         return peak;
     }
 
-    static Result latency(String test, PerfPair lb, int size, int iterations, int threads) {
+    /**
+     * {@code iterations} operations, one at a time, each timed; with a {@code durationNs}
+     * (perftest's {@code -D}), runs of {@code iterations} follow each other until that much
+     * time has passed, and every sample counts.
+     */
+    static Result latency(String test, PerfPair lb, int size, int iterations, int threads, long durationNs) {
         long[] ns = new long[iterations];
         measureLatency(test, lb, size, new long[Math.min(iterations, 1000)], threads);
-        Progress.start(test + " " + size + " B", iterations);
-        long allocBefore = Allocation.allocatedBytes();
-        measureLatency(test, lb, size, ns, threads);
-        double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+        Progress.start(test + " " + size + " B", iterations, durationNs);
+        long[] samples = ns;
+        int total = 0;
+        long allocated = 0;
+        long start = System.nanoTime();
+        while (true) {
+            long allocBefore = Allocation.allocatedBytes();
+            measureLatency(test, lb, size, ns, threads);
+            allocated += Allocation.allocatedBytes() - allocBefore;
+            if (samples != ns) {
+                if (samples.length - total < iterations) {
+                    samples = java.util.Arrays.copyOf(samples, Math.max(2 * samples.length, total + iterations));
+                }
+                System.arraycopy(ns, 0, samples, total, iterations);
+            }
+            total += iterations;
+            Progress.advance(iterations);
+            if (!goOn(start, durationNs, total, iterations)) {
+                break;
+            }
+            if (samples == ns) {
+                samples = java.util.Arrays.copyOf(ns, 4 * iterations);
+            }
+        }
         Progress.finish();
-        return Result.latency(test, lb.description, size, ns, alloc);
+        return Result.latency(test, lb.description, size, total == ns.length ? ns : java.util.Arrays.copyOf(samples, total),
+                allocated / (double) total);
     }
 
     private static void measureLatency(String test, PerfPair lb, int size, long[] ns, int threads) {

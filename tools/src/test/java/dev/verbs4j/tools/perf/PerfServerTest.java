@@ -106,6 +106,22 @@ class PerfServerTest {
         assertEquals(800, packetsIn(r[0].out()), r[0].out());
     }
 
+    /** -D: runs of -n follow each other for the duration; the server answers each, and every sample counts. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void durationRepeatsRunsUntilTheTimeIsUp() throws Exception {
+        CliRun[] r = serverAndClient("send_lat", "-n", "200", "-D", "1");
+
+        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        String line = r[1].out().lines().filter(l -> l.trim().matches("8\\s+\\d+\\s.*")).findFirst().orElseThrow();
+        int samples = Integer.parseInt(line.trim().split("\\s+")[1]);
+        assertEquals(0, samples % 200, line);
+        assertTrue(samples >= 400, "a second holds more than one run of 200 round trips: " + line);
+        // The warm-up and each run of 200 is one measurement the server answered.
+        assertTrue(r[0].out().contains("served " + (1 + samples / 200) + " measurement(s)"), r[0].out());
+        assertEquals(2L * (200 + samples), packetsIn(r[0].out()), r[0].out());
+    }
+
     @Test
     void oneProcessTestsTakeNoServer() {
         CliRun r = CliRun.of("perf", "mr_cycle", "127.0.0.1");
@@ -117,6 +133,9 @@ class PerfServerTest {
         CliRun d = CliRun.of("perf", "write_bw", "--device", "soft1");
         assertEquals(1, d.status());
         assertTrue(d.err().contains("--device and --address choose this side's device against a server"), d.err());
+        CliRun t = CliRun.of("perf", "mr_cycle", "-D", "5");
+        assertEquals(1, t.status());
+        assertTrue(t.err().contains("--duration applies to the bandwidth and latency tests"), t.err());
     }
 
     @Test

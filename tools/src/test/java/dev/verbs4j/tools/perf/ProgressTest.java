@@ -21,10 +21,15 @@ class ProgressTest {
     @Test
     void barAndLineSayHowFarTheRunIs() {
         assertEquals("write_bw 65536 B [###############...............]  50% 2,500/5,000 3 s",
-                Progress.bar("write_bw 65536 B", 2500, 5000, 3_400_000_000L));
+                Progress.bar("write_bw 65536 B", 2500, 5000, 3_400_000_000L, 0));
         assertEquals("perf: write_lat 8 B: 99% (9,999 of 10,000) after 12 s",
-                Progress.line("write_lat 8 B", 9999, 10_000, 12_000_000_000L));
-        assertEquals("x [##############################] 100% 7/7 0 s", Progress.bar("x", 7, 7, 0));
+                Progress.line("write_lat 8 B", 9999, 10_000, 12_000_000_000L, 0));
+        assertEquals("x [##############################] 100% 7/7 0 s", Progress.bar("x", 7, 7, 0, 0));
+        // A run for a time (-D): the share of the time, and what is done so far.
+        assertEquals("write_bw 65536 B [#########.....................]  30% 12,345 done 3/10 s",
+                Progress.bar("write_bw 65536 B", 12_345, 0, 3_000_000_000L, 10_000_000_000L));
+        assertEquals("perf: send_lat 8 B: 50% (800 done) after 10 of 20 s",
+                Progress.line("send_lat 8 B", 800, 0, 10_000_000_000L, 20_000_000_000L));
     }
 
     @Test
@@ -51,7 +56,7 @@ class ProgressTest {
         PrintStream stream = new PrintStream(shown, true, StandardCharsets.UTF_8);
         try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
             Progress.attach(stream, terminal, 2_000_000L, 0, 4_000_000L);
-            VerbsTests.bandwidth("write_bw", lb, 4096, 20_000, 16, 1, 100);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 20_000, 16, 1, 100, 0);
         } finally {
             Progress.attach(System.err, false);
         }

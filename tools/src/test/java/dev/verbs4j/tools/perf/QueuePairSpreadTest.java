@@ -26,7 +26,7 @@ class QueuePairSpreadTest {
             }
 
             // 400 warm-up requests, then 400 measured: one packet each at 4 KiB and MTU 4096.
-            VerbsTests.bandwidth("write_bw", lb, 4096, 400, 16, 4, 100);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 400, 16, 4, 100, 0);
 
             for (int i = 0; i < qps.length; i++) {
                 int sent = (qps[i].query(attributes).sqPsn() - before[i]) & 0xFFFFFF;
