@@ -47,10 +47,12 @@ public interface QueuePair extends AutoCloseable {
 
     /**
      * Posts {@code count} send requests in order, as one list ({@code ibv_post_send} with
-     * a chained list).
+     * a chained list). A request that is refused ends the list: the requests before it stay
+     * posted, the ones after it are not, and the exception is that request's. A provider
+     * that posts a list as one batch may refuse all of it at once (the send queue has no
+     * room for all of it, or the batch fails as a whole); then nothing is posted.
      *
-     * @return the number posted; on a failure the exception says which failed, and
-     *         requests before it stay posted
+     * @return {@code count}
      */
     default int postSend(SendWorkRequest[] wrs, int count) {
         for (int i = 0; i < count; i++) {

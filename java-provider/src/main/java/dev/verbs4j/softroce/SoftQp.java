@@ -165,6 +165,27 @@ final class SoftQp extends Resource implements QueuePair {
         engine.postSend(wr, inlineSource);
     }
 
+    /**
+     * Posts a list in order. A list the send queue has no room for is refused whole
+     * ({@code ENOMEM}), as libibverbs providers refuse a batch; otherwise a request that is
+     * refused ends the list, and those before it stay posted.
+     */
+    @Override
+    public int postSend(SendWorkRequest[] wrs, int count) {
+        ensureOpen();
+        if (count < 0 || count > wrs.length) {
+            throw new VerbsException(Errno.EINVAL, "count " + count + " is outside the array of " + wrs.length);
+        }
+        int room = engine.sendQueueRoom();
+        if (room < count) {
+            throw new VerbsException(Errno.ENOMEM, "send queue has room for " + room + " of the " + count + " requests");
+        }
+        for (int i = 0; i < count; i++) {
+            postSend(wrs[i]);
+        }
+        return count;
+    }
+
     @Override
     public void postRecv(ReceiveWorkRequest wr) {
         ensureOpen();

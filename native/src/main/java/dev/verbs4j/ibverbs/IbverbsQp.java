@@ -127,6 +127,16 @@ final class IbverbsQp extends Resource implements QueuePair {
         sender.post(wr);
     }
 
+    /** One batch, as {@code ibv_post_send} with a chained list; see {@link SendPoster#postList}. */
+    @Override
+    public synchronized int postSend(SendWorkRequest[] wrs, int count) {
+        ensureOpen();
+        if (count < 0 || count > wrs.length) {
+            throw new VerbsException(Errno.EINVAL, "count " + count + " is outside the array of " + wrs.length);
+        }
+        return count == 0 ? 0 : sender.postList(wrs, count);
+    }
+
     @Override
     public synchronized void postRecv(ReceiveWorkRequest wr) {
         ensureOpen();

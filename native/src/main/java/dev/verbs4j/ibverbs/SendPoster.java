@@ -36,6 +36,8 @@ final class SendPoster {
     private final ibv_mw_bind_info bindInfo = new ibv_mw_bind_info();
     private final LongPointer atomicOperand = new LongPointer(1);
     private final BytePointer inlineStaging;
+    /** The list {@link #post} posts its one request as (no allocation per post). */
+    private final SendWorkRequest[] single = new SendWorkRequest[1];
 
     /**
      * @param sendOpsFlags the {@code IBV_QP_EX_WITH_*} operations the queue pair was created with
@@ -60,41 +62,98 @@ final class SendPoster {
      *         error {@code ibv_wr_complete} returns (nothing of the request was posted)
      */
     void post(SendWorkRequest wr) {
+        check(wr);
+        single[0] = wr;
+        postBatch(single, 1);
+    }
+
+    /**
+     * Posts {@code wrs[0, count)} as one batch (one {@code ibv_wr_start} and one
+     * {@code ibv_wr_complete}, as {@code ibv_post_send} with a chained list). A request that
+     * fails its checks ends the list: the requests before it are posted, then its error is
+     * thrown, as {@code ibv_post_send} stops at its {@code bad_wr}.
+     *
+     * @return {@code count}
+     */
+    int postList(SendWorkRequest[] wrs, int count) {
+        int valid = 0;
+        VerbsException refused = null;
+        while (valid < count) {
+            try {
+                check(wrs[valid]);
+            } catch (VerbsException e) {
+                refused = e;
+                break;
+            }
+            valid++;
+        }
+        if (valid > 0) {
+            postBatch(wrs, valid);
+        }
+        if (refused != null) {
+            throw refused;
+        }
+        return count;
+    }
+
+    /** Refuses what must not reach the provider: checked before the batch opens. */
+    private void check(SendWorkRequest wr) {
         WrOpcode op = wr.opcode();
         checkOperation(op);
-        boolean inline = carriesPayload(op) && SendFlag.INLINE.isSet(wr.flags());
-        checkData(wr.sges(), op, inline);
-        IbverbsAh ah = datagram ? addressHandle(wr) : null;
-        IbverbsMw window = op == WrOpcode.BIND_MW ? window(wr) : null;
-        IbverbsMr region = op == WrOpcode.BIND_MW ? boundRegion(wr) : null;
+        checkData(wr.sges(), op, carriesPayload(op) && SendFlag.INLINE.isSet(wr.flags()));
+        if (datagram) {
+            addressHandle(wr);
+        }
+        if (op == WrOpcode.BIND_MW) {
+            window(wr);
+            boundRegion(wr);
+        }
+    }
 
+    /** One batch of checked requests; a failing {@code ibv_wr_complete} posts none of them. */
+    private void postBatch(SendWorkRequest[] wrs, int count) {
         PostSendVerbs.ibv_wr_start(qp);
         boolean ended = false;
         try {
-            // INLINE only where the data is set inline: rxe's kernel side reads the request's
-            // data from the inline area whenever the flag is set.
-            qp.wr_id(wr.wrId()).wr_flags(inline ? wr.flags() : wr.flags() & ~SendFlag.INLINE.value());
-            operation(wr, op, window, region);
-            if (inline) {
-                inlineData(wr.sges());
-            } else if (usesGatherList(op)) {
-                gatherList(wr.sges());
-            }
-            if (ah != null) {
-                PostSendVerbs.ibv_wr_set_ud_addr(qp, ah.handle, wr.remoteQpn(), wr.remoteQkey());
+            for (int i = 0; i < count; i++) {
+                add(wrs[i]);
             }
             int rc = PostSendVerbs.ibv_wr_complete(qp);
             ended = true;
             if (rc != 0) {
-                throw NativeErrors.failure(rc < 0 ? -rc : rc, "ibv_wr_complete (" + op + ")");
+                throw NativeErrors.failure(rc < 0 ? -rc : rc, "ibv_wr_complete (" + wrs[0].opcode()
+                        + (count > 1 ? " and " + (count - 1) + " more" : "") + ")");
             }
         } finally {
             if (!ended) {
                 PostSendVerbs.ibv_wr_abort(qp);
             }
         }
-        if (window != null) {
-            window.bindPosted(wr.newKey(), region, wr.bindLength());
+        for (int i = 0; i < count; i++) {
+            if (wrs[i].opcode() == WrOpcode.BIND_MW) {
+                window(wrs[i]).bindPosted(wrs[i].newKey(), boundRegion(wrs[i]), wrs[i].bindLength());
+            }
+        }
+    }
+
+    /** One checked request into the open batch: its id and flags, operation, data and address. */
+    private void add(SendWorkRequest wr) {
+        WrOpcode op = wr.opcode();
+        boolean inline = carriesPayload(op) && SendFlag.INLINE.isSet(wr.flags());
+        // INLINE only where the data is set inline: rxe's kernel side reads the request's
+        // data from the inline area whenever the flag is set.
+        qp.wr_id(wr.wrId()).wr_flags(inline ? wr.flags() : wr.flags() & ~SendFlag.INLINE.value());
+        IbverbsMw window = op == WrOpcode.BIND_MW ? window(wr) : null;
+        IbverbsMr region = op == WrOpcode.BIND_MW ? boundRegion(wr) : null;
+        operation(wr, op, window, region);
+        if (inline) {
+            inlineData(wr.sges());
+        } else if (usesGatherList(op)) {
+            gatherList(wr.sges());
+        }
+        if (datagram) {
+            IbverbsAh ah = addressHandle(wr);
+            PostSendVerbs.ibv_wr_set_ud_addr(qp, ah.handle, wr.remoteQpn(), wr.remoteQkey());
         }
     }
 

@@ -62,7 +62,7 @@ public final class Verbs4jCli {
         out.println("                 1 and 64 GiB registration), and the raw UDP baseline udp_bw udp_lat;");
         out.println("                 options -s SIZE, -a, -n ITERS, -m MTU, -t TX_DEPTH, -q QPS (bandwidth over QPS queue pairs),");
         out.println("                 -Q N (bandwidth: a completion every N requests, default 100), -D SECONDS (runs of -n");
-        out.println("                 until the time is up),");
+        out.println("                 until the time is up), -l N (bandwidth: N requests per post call),");
         out.println("                 --provider NAME, -p PORT (side channel), --device NAME and --address IP (with a HOST),");
         out.println("                 --progress caller|thread, --json FILE, --persistent (FLUSH to a mapped file),");
         out.println("                 --threads 1|2 (write_lat: one thread for both sides, or one each)");

@@ -137,6 +137,11 @@ public final class QpEngine {
      *
      * @throws VerbsException {@code EINVAL} for a request the QP cannot take, {@code ENOMEM} when full
      */
+    /** How many more send requests fit in the send queue now. */
+    public int sendQueueRoom() {
+        return sq.room();
+    }
+
     public void postSend(SendWorkRequest wr, InlineSource inline) {
         QpState s = state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {

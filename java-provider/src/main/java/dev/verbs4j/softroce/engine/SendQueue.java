@@ -50,6 +50,11 @@ final class SendQueue {
         return tail;
     }
 
+    /** How many more requests fit now (more may, once the engine frees slots). */
+    int room() {
+        return (int) (capacity - (tail - head));
+    }
+
     long head() {
         return head;
     }

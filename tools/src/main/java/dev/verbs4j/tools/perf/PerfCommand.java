@@ -94,8 +94,8 @@ public final class PerfCommand {
     /** One size of a bandwidth or latency test, with perftest's default iteration counts. */
     private static Result measure(PerfOptions o, PerfPair pair, int size) {
         return o.isLatency() ? VerbsTests.latency(o.test, pair, size, o.iterationsOr(10_000), o.threads, o.durationNs())
-                : VerbsTests.bandwidth(o.test, pair, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.depth, o.qps,
-                        o.cqMod, o.durationNs());
+                : VerbsTests.bandwidth(o.test, pair, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000),
+                        new VerbsTests.Pipeline(o.depth, o.qps, o.cqMod, o.postList), o.durationNs());
     }
 
     /** The client of {@code verbs4j perf --server} on {@code o.host}. */

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The options of {@code verbs4j perf}, named as perftest names them where they match:
  * {@code -s/--size}, {@code -a} (all sizes), {@code -n/--iters}, {@code -m/--mtu},
- * {@code -t/--tx-depth}, {@code -q/--qps}, {@code -Q/--cq-mod}, {@code -D/--duration}, {@code -p/--port}; plus {@code --provider}, {@code --device},
+ * {@code -t/--tx-depth}, {@code -q/--qps}, {@code -Q/--cq-mod}, {@code -l/--post-list}, {@code -D/--duration}, {@code -p/--port}; plus {@code --provider}, {@code --device},
  * {@code --address}, {@code --progress} and {@code --json}. As in perftest, a host after the test
  * makes this the client of the server there ({@code --server}); with neither, both ends run
  * in this process.
@@ -30,6 +30,8 @@ final class PerfOptions {
     int qps = 1;
     /** Bandwidth tests: a completion for every this many requests of a pair (perftest's {@code -Q}, same default). */
     int cqMod = 100;
+    /** Bandwidth tests: requests per post call (perftest's {@code -l}). */
+    int postList = 1;
     /** Bandwidth and latency tests: run for this many seconds (perftest's {@code -D}), or 0 for a count. */
     int durationSeconds;
     /** Serve one client ({@code --server}); the test is the client's to choose. */
@@ -60,6 +62,7 @@ final class PerfOptions {
                 case "--threads" -> o.threads = Integer.parseInt(value(args, ++i, a));
                 case "-q", "--qps" -> o.qps = Integer.parseInt(value(args, ++i, a));
                 case "-Q", "--cq-mod" -> o.cqMod = Integer.parseInt(value(args, ++i, a));
+                case "-l", "--post-list" -> o.postList = Integer.parseInt(value(args, ++i, a));
                 case "-D", "--duration" -> o.durationSeconds = Integer.parseInt(value(args, ++i, a));
                 case "--server" -> o.server = true;
                 case "-p", "--port" -> o.port = Integer.parseInt(value(args, ++i, a));
@@ -115,6 +118,9 @@ final class PerfOptions {
         }
         if (o.depth < 1 || o.depth > 4096) {
             throw new IllegalArgumentException("tx depth must be 1..4096");
+        }
+        if (o.postList < 1 || o.postList > o.depth) {
+            throw new IllegalArgumentException("--post-list must be 1..tx depth (" + o.depth + ")");
         }
         return o;
     }

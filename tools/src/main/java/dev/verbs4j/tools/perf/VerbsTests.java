@@ -19,20 +19,36 @@ final class VerbsTests {
     }
 
     /**
-     * Bandwidth over {@code qps} queue pairs, each request posted to the next pair in turn;
-     * {@code depth} in flight in all. As perftest's {@code --cq-mod}, only every
-     * {@code signalEvery}-th request of a pair asks for a completion (and the last of each
-     * pair), at most {@code depth / qps} apart so that a signaled one is always in flight.
-     * With a {@code durationNs} (perftest's {@code -D}), runs of {@code iterations} follow
-     * each other until that much time has passed.
+     * How a bandwidth test keeps requests in flight: {@code depth} in all, spread over
+     * {@code qps} queue pairs (perftest's {@code -q}); every {@code signalEvery}-th request of a
+     * pair asks for a completion (perftest's {@code -Q}); {@code postList} requests per post
+     * call (perftest's {@code -l}), all to one pair.
      */
-    static Result bandwidth(String test, PerfPair lb, int size, int iterations, int depth, int qps, int signalEvery,
-                            long durationNs) {
+    record Pipeline(int depth, int qps, int signalEvery, int postList) {
+        /** One request per call, a completion for each, on one queue pair. */
+        static Pipeline of(int depth) {
+            return new Pipeline(depth, 1, 1, 1);
+        }
+    }
+
+    /**
+     * Bandwidth: each list of requests goes to the next queue pair in turn. Only every
+     * {@code signalEvery}-th request of a pair is signaled (and the last of each pair), at
+     * most {@code (depth - postList) / qps + 1} apart so that a signaled one is always in
+     * flight when no more fit. With a {@code durationNs} (perftest's {@code -D}), runs of
+     * {@code iterations} follow each other until that much time has passed.
+     */
+    static Result bandwidth(String test, PerfPair lb, int size, int iterations, Pipeline pipeline, long durationNs) {
+        int depth = pipeline.depth();
+        int qps = pipeline.qps();
         if (qps > 1 && test.equals("send_bw")) {
             throw new IllegalArgumentException("send_bw runs on one queue pair; --qps applies to write_bw, read_bw and the atomics");
         }
         QueuePair[] requesters = lb.requesters(qps);
-        SendWorkRequest wr = new SendWorkRequest();
+        SendWorkRequest[] wrs = new SendWorkRequest[pipeline.postList()];
+        for (int i = 0; i < wrs.length; i++) {
+            wrs[i] = new SendWorkRequest();
+        }
         ReceiveWorkRequest rr = new ReceiveWorkRequest();
         WorkCompletion[] wcs = new WorkCompletion[depth];
         for (int i = 0; i < depth; i++) {
@@ -45,10 +61,12 @@ final class VerbsTests {
                 responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, size));
             }
         }
-        Posting posting = new Posting(requesters, Math.max(1, Math.min(signalEvery, depth / requesters.length)));
+        int list = pipeline.postList();
+        Posting posting = new Posting(requesters, list,
+                Math.max(1, Math.min(pipeline.signalEvery(), (depth - list) / requesters.length + 1)));
         int warmUp = Math.min(iterations, 1000);
         lb.begin(test, size, warmUp);
-        run(test, lb, posting, wr, rr, wcs, size, warmUp, depth, send);
+        run(test, lb, posting, wrs, rr, wcs, size, warmUp, depth, send);
         lb.end();
         lb.begin(test, size, iterations);
         Progress.start(test + " " + size + " B", iterations, durationNs);
@@ -57,7 +75,7 @@ final class VerbsTests {
         double peak = 0;
         int total = 0;
         while (true) {
-            peak = Math.max(peak, run(test, lb, posting, wr, rr, wcs, size, iterations, depth, send));
+            peak = Math.max(peak, run(test, lb, posting, wrs, rr, wcs, size, iterations, depth, send));
             total += iterations;
             Progress.advance(iterations);
             if (!goOn(start, durationNs, total, iterations)) {
@@ -85,22 +103,27 @@ final class VerbsTests {
      */
     static final class Posting {
         final int pairs;
+        final int list;
         final int signalEvery;
         final int[] unsignaled;
         final QueuePair[] requesters;
 
-        Posting(QueuePair[] requesters, int signalEvery) {
+        Posting(QueuePair[] requesters, int list, int signalEvery) {
             this.requesters = requesters;
             this.pairs = requesters.length;
+            this.list = list;
             this.signalEvery = signalEvery;
             this.unsignaled = new int[pairs];
         }
 
-        /** Sets {@code wr}'s id and signaling for request {@code index} of {@code iterations}; returns its pair. */
+        /**
+         * Sets {@code wr}'s id and signaling for request {@code index} of {@code iterations}
+         * (lists of {@code list} go to the pairs in turn); returns its pair.
+         */
         int prepare(SendWorkRequest wr, int index, int iterations) {
-            int pair = index % pairs;
+            int pair = index / list % pairs;
             int covered = ++unsignaled[pair];
-            if (covered == signalEvery || index >= iterations - pairs) {
+            if (covered == signalEvery || index >= iterations - pairs * list) {
                 wr.wrId(covered).signaled(true);
                 unsignaled[pair] = 0;
             } else {
@@ -111,7 +134,7 @@ final class VerbsTests {
     }
 
     /** Runs {@code iterations} operations; returns the best Gb/s over windows of 1/10th of the run. */
-    private static double run(String test, PerfPair lb, Posting posting, SendWorkRequest wr, ReceiveWorkRequest rr, WorkCompletion[] wcs,
+    private static double run(String test, PerfPair lb, Posting posting, SendWorkRequest[] wrs, ReceiveWorkRequest rr, WorkCompletion[] wcs,
                               int size, int iterations, int depth, boolean send) {
         QueuePair[] requesters = posting.requesters;
         java.util.Arrays.fill(posting.unsignaled, 0);
@@ -124,19 +147,28 @@ final class VerbsTests {
         long idlePolls = 0;
         End responder = lb.responder();
         while (completed < iterations) {
-            while (posted < iterations && posted - completed < depth) {
-                int pair = posting.prepare(wr, posted, iterations);
-                wr.buffer(lb.a.mr, 0, size);
-                switch (test) {
-                    case "write_bw" -> wr.rdmaWrite(lb.remoteAddress, lb.remoteRkey);
-                    case "read_bw" -> wr.rdmaRead(lb.remoteAddress, lb.remoteRkey);
-                    case "send_bw" -> wr.send();
-                    case "atomic_bw" -> wr.buffer(lb.a.mr, 0, 8).fetchAndAdd(lb.remoteAddress, lb.remoteRkey, 1);
-                    case "atomic_write_bw" -> wr.atomicWrite(lb.remoteAddress, lb.remoteRkey, posted);
-                    default -> throw new IllegalArgumentException("not a bandwidth test: " + test);
+            while (posted < iterations && depth - (posted - completed) >= Math.min(wrs.length, iterations - posted)) {
+                int count = Math.min(wrs.length, iterations - posted);
+                int pair = 0;
+                for (int k = 0; k < count; k++) {
+                    SendWorkRequest wr = wrs[k];
+                    pair = posting.prepare(wr, posted + k, iterations);
+                    wr.buffer(lb.a.mr, 0, size);
+                    switch (test) {
+                        case "write_bw" -> wr.rdmaWrite(lb.remoteAddress, lb.remoteRkey);
+                        case "read_bw" -> wr.rdmaRead(lb.remoteAddress, lb.remoteRkey);
+                        case "send_bw" -> wr.send();
+                        case "atomic_bw" -> wr.buffer(lb.a.mr, 0, 8).fetchAndAdd(lb.remoteAddress, lb.remoteRkey, 1);
+                        case "atomic_write_bw" -> wr.atomicWrite(lb.remoteAddress, lb.remoteRkey, posted + k);
+                        default -> throw new IllegalArgumentException("not a bandwidth test: " + test);
+                    }
                 }
-                requesters[pair].postSend(wr);
-                posted++;
+                if (count == 1) {
+                    requesters[pair].postSend(wrs[0]);
+                } else {
+                    requesters[pair].postSend(wrs, count);
+                }
+                posted += count;
             }
             int n = lb.a.cq.poll(wcs, wcs.length);
             if (n == 0 && ++idlePolls % 64 == 0) {

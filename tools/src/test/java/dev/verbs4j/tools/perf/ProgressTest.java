@@ -56,7 +56,7 @@ class ProgressTest {
         PrintStream stream = new PrintStream(shown, true, StandardCharsets.UTF_8);
         try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
             Progress.attach(stream, terminal, 2_000_000L, 0, 4_000_000L);
-            VerbsTests.bandwidth("write_bw", lb, 4096, 20_000, 16, 1, 100, 0);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 20_000, new VerbsTests.Pipeline(16, 1, 100, 1), 0);
         } finally {
             Progress.attach(System.err, false);
         }

@@ -26,7 +26,7 @@ class QueuePairSpreadTest {
             }
 
             // 400 warm-up requests, then 400 measured: one packet each at 4 KiB and MTU 4096.
-            VerbsTests.bandwidth("write_bw", lb, 4096, 400, 16, 4, 100, 0);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 400, new VerbsTests.Pipeline(16, 4, 100, 1), 0);
 
             for (int i = 0; i < qps.length; i++) {
                 int sent = (qps[i].query(attributes).sqPsn() - before[i]) & 0xFFFFFF;
@@ -39,7 +39,7 @@ class QueuePairSpreadTest {
     @Test
     void signaledRequestsAccountForTheirPairsUnsignaledOnes() {
         try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
-            VerbsTests.Posting posting = new VerbsTests.Posting(lb.requesters(2), 3);
+            VerbsTests.Posting posting = new VerbsTests.Posting(lb.requesters(2), 1, 3);
             SendWorkRequest wr = new SendWorkRequest();
             StringBuilder seen = new StringBuilder();
             long accounted = 0;
@@ -50,6 +50,40 @@ class QueuePairSpreadTest {
             }
             assertEquals("0- 1- 0- 1- 0s3 1s3 0- 1- 0s2 1s2 ", seen.toString());
             assertEquals(10, accounted);
+        }
+    }
+
+    /** --post-list: lists of 3 go to the pairs in turn, and the last list of each pair is signaled whole. */
+    @Test
+    void listsGoToThePairsInTurn() {
+        try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
+            VerbsTests.Posting posting = new VerbsTests.Posting(lb.requesters(2), 3, 4);
+            SendWorkRequest wr = new SendWorkRequest();
+            StringBuilder seen = new StringBuilder();
+            long accounted = 0;
+            for (int i = 0; i < 18; i++) {
+                int pair = posting.prepare(wr, i, 18);
+                seen.append(pair).append(wr.isSignaled() ? "s" + wr.wrId() : "-").append(i % 3 == 2 ? " | " : " ");
+                accounted += wr.isSignaled() ? wr.wrId() : 0;
+            }
+            assertEquals("0- 0- 0- | 1- 1- 1- | 0s4 0- 0- | 1s4 1- 1- | 0s3 0s1 0s1 | 1s3 1s1 1s1 | ", seen.toString());
+            assertEquals(18, accounted);
+        }
+    }
+
+    /** A whole run with lists of 4 over 2 pairs: each pair sends its half. */
+    @Test
+    void postListsSpreadOverQueuePairs() {
+        try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
+            QueuePair[] qps = lb.requesters(2);
+            QpAttributes attributes = new QpAttributes();
+            int[] before = {qps[0].query(attributes).sqPsn(), qps[1].query(attributes).sqPsn()};
+
+            VerbsTests.bandwidth("write_bw", lb, 4096, 400, new VerbsTests.Pipeline(16, 2, 100, 4), 0);
+
+            for (int i = 0; i < 2; i++) {
+                assertEquals(400, (qps[i].query(attributes).sqPsn() - before[i]) & 0xFFFFFF, "packets sent by queue pair " + i);
+            }
         }
     }
 }
