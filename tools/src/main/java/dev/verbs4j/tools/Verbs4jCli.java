@@ -56,7 +56,7 @@ public final class Verbs4jCli {
         out.println("  perf TEST [HOST]");
         out.println("                 perftest-style measurement, both ends in this process, or against perf --server on HOST:");
         out.println("                 write_bw read_bw send_bw");
-        out.println("                 atomic_bw atomic_write_bw write_lat read_lat send_lat atomic_lat atomic_write_lat");
+        out.println("                 atomic_bw atomic_write_bw flush_bw write_lat read_lat send_lat atomic_lat atomic_write_lat");
         out.println("                 write8_lat flush_lat flush_mr_lat, mr_cycle mw_cycle fr_cycle (register/bind/");
         out.println("                 fast-register + revoke rates), odp_bw (cold/warm on-demand vs pinned writes,");
         out.println("                 1 and 64 GiB registration), and the raw UDP baseline udp_bw udp_lat;");

@@ -22,7 +22,7 @@ import java.util.List;
  * Prints perftest's table and, with {@code --json FILE}, appends one JSON object per line.
  */
 public final class PerfCommand {
-    static final List<String> TESTS = List.of("write_bw", "read_bw", "send_bw", "atomic_bw", "atomic_write_bw",
+    static final List<String> TESTS = List.of("write_bw", "read_bw", "send_bw", "atomic_bw", "atomic_write_bw", "flush_bw",
             "write_lat", "read_lat", "send_lat", "atomic_lat", "atomic_write_lat", "write8_lat", "flush_lat", "flush_mr_lat",
             "mr_cycle", "mw_cycle", "fr_cycle", "odp_bw", "udp_bw", "udp_lat");
     /** The tests whose responder may be a server elsewhere. */
@@ -123,7 +123,7 @@ public final class PerfCommand {
     }
 
     private static int defaultSize(PerfOptions o) {
-        return o.isLatency() ? (o.test.startsWith("flush") ? 4096 : 8) : 65536;
+        return o.test.startsWith("flush") ? 4096 : o.isLatency() ? 8 : 65536;
     }
 
     /** Room for a message and, at {@link PingPong#REPLY} and beyond, the reply (and the read-back areas). */

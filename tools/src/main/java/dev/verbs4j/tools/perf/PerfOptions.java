@@ -104,8 +104,8 @@ final class PerfOptions {
         if (o.qps < 1 || o.qps > 1024) {
             throw new IllegalArgumentException("queue pairs must be 1..1024");
         }
-        if (o.qps > 1 && !List.of("write_bw", "read_bw", "atomic_bw", "atomic_write_bw").contains(o.test)) {
-            throw new IllegalArgumentException("--qps applies to write_bw, read_bw, atomic_bw and atomic_write_bw");
+        if (o.qps > 1 && !List.of("write_bw", "read_bw", "atomic_bw", "atomic_write_bw", "flush_bw").contains(o.test)) {
+            throw new IllegalArgumentException("--qps applies to write_bw, read_bw, atomic_bw, atomic_write_bw and flush_bw");
         }
         if (o.durationSeconds < 0 || o.durationSeconds > 86_400) {
             throw new IllegalArgumentException("--duration must be 0..86400 seconds");

@@ -160,6 +160,10 @@ final class VerbsTests {
                         case "send_bw" -> wr.send();
                         case "atomic_bw" -> wr.buffer(lb.a.mr, 0, 8).fetchAndAdd(lb.remoteAddress, lb.remoteRkey, 1);
                         case "atomic_write_bw" -> wr.atomicWrite(lb.remoteAddress, lb.remoteRkey, posted + k);
+                        case "flush_bw" -> {
+                            wr.sges().clear();
+                            wr.flush(lb.remoteAddress, lb.remoteRkey, size, lb.flushType, FlushLevel.RANGE);
+                        }
                         default -> throw new IllegalArgumentException("not a bandwidth test: " + test);
                     }
                 }

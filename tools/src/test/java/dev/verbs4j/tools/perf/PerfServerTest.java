@@ -64,7 +64,7 @@ class PerfServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"send_bw", "read_bw", "atomic_bw", "atomic_write_bw"})
+    @ValueSource(strings = {"send_bw", "read_bw", "atomic_bw", "atomic_write_bw", "flush_bw"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void bandwidthTestsRunAgainstAServer(String test) throws Exception {
         CliRun[] r = serverAndClient(test, "-n", "200", "-t", "16");
