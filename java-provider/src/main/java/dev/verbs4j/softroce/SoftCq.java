@@ -35,10 +35,12 @@ final class SoftCq extends Resource implements CompletionQueue {
     public int poll(WorkCompletion[] out, int max) {
         int n = ring.poll(out, max);
         if (n == 0) {
-            if (context.device.hasEngineThread()) {
-                context.engine.help(System.nanoTime());
-            } else {
+            if (!context.device.hasEngineThread()) {
                 CallerProgress.run();
+            } else if (!ring.isArmed()) {
+                // An armed queue means the application is about to wait for its event rather
+                // than poll on: the engine thread keeps the work then.
+                context.engine.help(System.nanoTime());
             }
             n = ring.poll(out, max);
         }

@@ -24,7 +24,7 @@ class PingpongCommandTest {
         CliRun client = CliRun.of("pingpong", "--device", "soft1", "--port", "47932", "--iters", "50", "--size", "3000", "127.0.0.1");
         CliRun served = server.get(30, TimeUnit.SECONDS);
 
-        assertEquals(0, client.status(), client.out() + client.err());
+        assertEquals(0, client.status(), client.out() + client.err() + "\nserver:\n" + served.out() + served.err());
         assertEquals(0, served.status(), served.out() + served.err());
         assertTrue(client.out().contains("50 round trips of 3,000 bytes: average"), client.out());
         assertTrue(client.out().contains("RDMA READ back: identical"), client.out());

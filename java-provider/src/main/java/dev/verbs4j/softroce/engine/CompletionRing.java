@@ -16,7 +16,7 @@ public final class CompletionRing {
     private long head;
     private long tail;
     private boolean overflowed;
-    private boolean armed;
+    private volatile boolean armed;
     private boolean solicitedOnly;
     private final Runnable onEvent;
 
@@ -76,6 +76,11 @@ public final class CompletionRing {
     public synchronized void arm(boolean solicited) {
         armed = true;
         solicitedOnly = solicited;
+    }
+
+    /** Whether the ring waits to fire an event (the application is about to block, or blocks, on its channel). */
+    public boolean isArmed() {
+        return armed;
     }
 
     public synchronized boolean isOverflowed() {

@@ -321,7 +321,13 @@ public final class DeviceEngine implements AutoCloseable {
      */
     public int help(long nowNs) {
         HELPED_AT.setOpaque(this, nowNs);
-        return tryDoWork(nowNs);
+        try {
+            return tryDoWork(nowNs);
+        } catch (RuntimeException | AssertionError e) {
+            // As on the engine thread: a fault is the device's (DEVICE_FATAL), not the poller's.
+            engineFault(e);
+            return 1;
+        }
     }
 
     /** When an application thread last {@linkplain #help helped}; 0 when none does now. */

@@ -132,16 +132,16 @@ public final class QpEngine {
 
     // ---- posting (application threads) ---------------------------------------------------
 
-    /**
-     * Validates and queues a send request ({@code ibv_post_send}'s checks).
-     *
-     * @throws VerbsException {@code EINVAL} for a request the QP cannot take, {@code ENOMEM} when full
-     */
     /** How many more send requests fit in the send queue now. */
     public int sendQueueRoom() {
         return sq.room();
     }
 
+    /**
+     * Validates and queues a send request ({@code ibv_post_send}'s checks).
+     *
+     * @throws VerbsException {@code EINVAL} for a request the QP cannot take, {@code ENOMEM} when full
+     */
     public void postSend(SendWorkRequest wr, InlineSource inline) {
         QpState s = state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {

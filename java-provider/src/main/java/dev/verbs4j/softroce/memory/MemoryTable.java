@@ -287,16 +287,19 @@ public final class MemoryTable {
         if (remoteWriteLike && (rights & Access.LOCAL_WRITE.value()) == 0) {
             return KeyCheck.NO_ACCESS;
         }
+        // Every page is checked before any is set: a refused registration leaves the region as it was.
         for (int i = 0; i < count; i++) {
             long address = pageAddresses[i];
             if ((address & (pageSize - 1)) != 0) {
                 return KeyCheck.OUT_OF_BOUNDS;
             }
-            Region backing = backingRegion(pdHandle, address, pageSize);
-            if (backing == null) {
+            if (backingRegion(pdHandle, address, pageSize) == null) {
                 return KeyCheck.BAD_KEY;
             }
-            r.setPage(i, backing.memory(), address - backing.localBase());
+        }
+        for (int i = 0; i < count; i++) {
+            Region backing = backingRegion(pdHandle, pageAddresses[i], pageSize);
+            r.setPage(i, backing.memory(), pageAddresses[i] - backing.localBase());
         }
         r.registerPages(count, pageShift, iova, length, rights, newKey);
         return KeyCheck.OK;

@@ -224,6 +224,10 @@ final class LibC {
             MemorySegment.copy(ip, 0, sa, ValueLayout.JAVA_BYTE, 20, 4);
         } else {
             MemorySegment.copy(ip, 0, sa, ValueLayout.JAVA_BYTE, 8, 16);
+            if (address.getAddress() instanceof java.net.Inet6Address six) {
+                // Link-local addresses name their interface.
+                sa.set(ValueLayout.JAVA_INT_UNALIGNED, 24, six.getScopeId());
+            }
         }
         return 28;
     }
@@ -241,8 +245,13 @@ final class LibC {
             return null;
         }
         try {
+            int scope = family == AF_INET6 ? sa.get(ValueLayout.JAVA_INT_UNALIGNED, 24) : 0;
             // A v4-mapped IPv6 address comes back as an Inet4Address, as DatagramChannel reports it.
-            return new InetSocketAddress(InetAddress.getByAddress(ip), port);
+            InetAddress address = InetAddress.getByAddress(ip);
+            if (scope != 0 && address instanceof java.net.Inet6Address) {
+                address = java.net.Inet6Address.getByAddress(null, ip, scope);
+            }
+            return new InetSocketAddress(address, port);
         } catch (UnknownHostException e) {
             return null;
         }

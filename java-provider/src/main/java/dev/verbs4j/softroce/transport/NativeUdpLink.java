@@ -135,7 +135,8 @@ public final class NativeUdpLink implements Link {
         if (senders[slot] < 0 && !unavailable[slot]) {
             int socket = -1;
             try (Arena scratch = Arena.ofConfined()) {
-                socket = LibC.udpSocket(ipv6, 1 << 20, 4096);
+                // Send-only: a large send buffer (as UdpLink's senders), a token receive buffer.
+                socket = LibC.udpSocket(ipv6, 4096, 1 << 20);
                 MemorySegment at = scratch.allocate(LibC.SOCKADDR_SIZE, 8);
                 InetSocketAddress address = new InetSocketAddress(local.getAddress(), wanted);
                 LibC.bind(socket, at, LibC.encode(at, ipv6, address), address.toString());
@@ -161,13 +162,14 @@ public final class NativeUdpLink implements Link {
         }
         if (buffer != sendBuffer) {
             sendBuffer = buffer;
-            sendSegment = MemorySegment.ofBuffer(buffer);
+            sendSegment = MemorySegment.ofBuffer(buffer.duplicate().clear());
         }
         int slot = destinationSlot(to);
         if (destinationLengths[slot] < 0) {
             return false;
         }
-        return LibC.sendTo(socket, sendSegment, length, destinations[slot], destinationLengths[slot]) == length;
+        return length <= sendSegment.byteSize()
+                && LibC.sendTo(socket, sendSegment, length, destinations[slot], destinationLengths[slot]) == length;
     }
 
     /** The slot holding {@code to}'s encoded address; a new destination is encoded (the only allocation). */
@@ -196,14 +198,14 @@ public final class NativeUdpLink implements Link {
     public int receive(ByteBuffer buffer) {
         if (buffer != receiveBuffer) {
             receiveBuffer = buffer;
-            receiveSegment = MemorySegment.ofBuffer(buffer);
+            receiveSegment = MemorySegment.ofBuffer(buffer.duplicate().clear());
         }
         buffer.clear();
         if (closed) {
             return -1;
         }
         sourceLength.set(ValueLayout.JAVA_INT, 0, (int) LibC.SOCKADDR_SIZE);
-        long n = LibC.receiveFrom(fd, receiveSegment, buffer.capacity(), sourceAddress, sourceLength);
+        long n = LibC.receiveFrom(fd, receiveSegment, receiveSegment.byteSize(), sourceAddress, sourceLength);
         if (n < 0) {
             return -1;
         }
@@ -277,8 +279,9 @@ public final class NativeUdpLink implements Link {
         }
     }
 
+    /** Synchronized with {@link #close}: the eventfd is never written after it is closed (its number may be reused). */
     @Override
-    public void wakeup() {
+    public synchronized void wakeup() {
         if (!closed) {
             LibC.write(wakeFd, one, 8);
         }

@@ -135,6 +135,25 @@ class NativeUdpLinkTest {
     }
 
     @Test
+    void ipv6SocketAddressesKeepTheirScope() throws Exception {
+        byte[] linkLocal = new byte[16];
+        linkLocal[0] = (byte) 0xfe;
+        linkLocal[1] = (byte) 0x80;
+        linkLocal[15] = 1;
+        InetSocketAddress scoped = new InetSocketAddress(java.net.Inet6Address.getByAddress(null, linkLocal, 3), 4791);
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment sa = arena.allocate(LibC.SOCKADDR_SIZE, 8);
+            assertEquals(28, LibC.encode(sa, true, scoped));
+            InetSocketAddress back = LibC.decode(sa);
+            assertEquals(scoped, back);
+            assertEquals(3, ((java.net.Inet6Address) back.getAddress()).getScopeId());
+            assertEquals(-1, LibC.encode(sa, false, scoped), "an IPv4 socket has no IPv6 address");
+            assertEquals(16, LibC.encode(sa, false, A));
+            assertEquals(A, LibC.decode(sa));
+        }
+    }
+
+    @Test
     void portZeroGetsAPortFromTheKernel() {
         try (Link a = new NativeUdpLink(address("127.0.0.1", 0))) {
             assertTrue(a.localAddress().getPort() > 0);

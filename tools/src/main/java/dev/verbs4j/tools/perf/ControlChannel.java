@@ -41,6 +41,8 @@ final class ControlChannel implements AutoCloseable {
     private final OutputStream out;
     private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private volatile String failure = "the peer closed the channel";
+    /** Set by the reader when the channel closes or fails, whatever lines are still queued. */
+    private volatile boolean gone;
 
     ControlChannel(Socket socket) throws IOException {
         this.socket = socket;
@@ -54,6 +56,7 @@ final class ControlChannel implements AutoCloseable {
             } catch (IOException e) {
                 failure = "the channel failed: " + e.getMessage();
             }
+            gone = true;
             lines.add(GONE);
         });
     }
@@ -131,7 +134,7 @@ final class ControlChannel implements AutoCloseable {
 
     /** Whether the peer has gone away (its channel closed or failed). */
     boolean peerGone() {
-        return GONE.equals(lines.peek());
+        return gone;
     }
 
     @Override

@@ -108,9 +108,9 @@ final class Progress {
     /** A run of {@code operations} of the measurement is over; the next one counts from 0 again. */
     static void advance(long operations) {
         synchronized (LOCK) {
+            DONE.setOpaque(0L);
             base += operations;
         }
-        DONE.setOpaque(0L);
     }
 
     /** {@code operations} of the current measurement are done. */

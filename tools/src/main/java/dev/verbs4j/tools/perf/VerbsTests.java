@@ -78,7 +78,7 @@ final class VerbsTests {
             peak = Math.max(peak, run(test, lb, posting, wrs, rr, wcs, size, iterations, depth, send));
             total += iterations;
             Progress.advance(iterations);
-            if (!goOn(start, durationNs, total, iterations)) {
+            if (!goOn(start, durationNs, total, iterations, Integer.MAX_VALUE)) {
                 break;
             }
             lb.end();
@@ -92,9 +92,15 @@ final class VerbsTests {
         return Result.bandwidth(test, setup, size, total, seconds, peak, alloc);
     }
 
-    /** Whether another run of {@code iterations} follows: only with a duration that has not passed yet. */
-    private static boolean goOn(long start, long durationNs, int total, int iterations) {
-        return durationNs > 0 && System.nanoTime() - start < durationNs && total <= Integer.MAX_VALUE - iterations;
+    /** The most latency samples a run keeps (80 MB of them); a longer {@code -D} run stops there. */
+    static final int MAX_SAMPLES = 10_000_000;
+
+    /**
+     * Whether another run of {@code iterations} follows: only with a duration that has not
+     * passed yet, and while the total stays within {@code limit}.
+     */
+    private static boolean goOn(long start, long durationNs, int total, int iterations, int limit) {
+        return durationNs > 0 && System.nanoTime() - start < durationNs && total <= limit - iterations;
     }
 
     /**
@@ -230,7 +236,7 @@ final class VerbsTests {
             }
             total += iterations;
             Progress.advance(iterations);
-            if (!goOn(start, durationNs, total, iterations)) {
+            if (!goOn(start, durationNs, total, iterations, Math.max(iterations, MAX_SAMPLES))) {
                 break;
             }
             if (samples == ns) {
