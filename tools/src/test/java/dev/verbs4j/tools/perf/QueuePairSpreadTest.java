@@ -38,37 +38,13 @@ class QueuePairSpreadTest {
     /** --cq-mod: every third request of a pair is signaled, the last of each pair too, and the ids add up to the count. */
     @Test
     void signaledRequestsAccountForTheirPairsUnsignaledOnes() {
-        try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
-            VerbsTests.Posting posting = new VerbsTests.Posting(lb.requesters(2), 1, 3);
-            SendWorkRequest wr = new SendWorkRequest();
-            StringBuilder seen = new StringBuilder();
-            long accounted = 0;
-            for (int i = 0; i < 10; i++) {
-                int pair = posting.prepare(wr, i, 10);
-                seen.append(pair).append(wr.isSignaled() ? "s" + wr.wrId() : "-").append(' ');
-                accounted += wr.isSignaled() ? wr.wrId() : 0;
-            }
-            assertEquals("0- 1- 0- 1- 0s3 1s3 0- 1- 0s2 1s2 ", seen.toString());
-            assertEquals(10, accounted);
-        }
+        assertEquals("0- 1- 0- 1- 0s3 1s3 0- 1- 0s2 1s2 | accounted for 10", trace(1, 3, 10));
     }
 
     /** --post-list: lists of 3 go to the pairs in turn, and the last list of each pair is signaled whole. */
     @Test
     void listsGoToThePairsInTurn() {
-        try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
-            VerbsTests.Posting posting = new VerbsTests.Posting(lb.requesters(2), 3, 4);
-            SendWorkRequest wr = new SendWorkRequest();
-            StringBuilder seen = new StringBuilder();
-            long accounted = 0;
-            for (int i = 0; i < 18; i++) {
-                int pair = posting.prepare(wr, i, 18);
-                seen.append(pair).append(wr.isSignaled() ? "s" + wr.wrId() : "-").append(i % 3 == 2 ? " | " : " ");
-                accounted += wr.isSignaled() ? wr.wrId() : 0;
-            }
-            assertEquals("0- 0- 0- | 1- 1- 1- | 0s4 0- 0- | 1s4 1- 1- | 0s3 0s1 0s1 | 1s3 1s1 1s1 | ", seen.toString());
-            assertEquals(18, accounted);
-        }
+        assertEquals("0- 0- 0- 1- 1- 1- 0s4 0- 0- 1s4 1- 1- 0s3 0s1 0s1 1s3 1s1 1s1 | accounted for 18", trace(3, 4, 18));
     }
 
     /** A whole run with lists of 4 over 2 pairs: each pair sends its half. */
@@ -84,6 +60,25 @@ class QueuePairSpreadTest {
             for (int i = 0; i < 2; i++) {
                 assertEquals(400, (qps[i].query(attributes).sqPsn() - before[i]) & 0xFFFFFF, "packets sent by queue pair " + i);
             }
+        }
+    }
+
+    /**
+     * Each of {@code iterations} requests over 2 pairs as pair and signaling ({@code -}, or
+     * {@code s} and the count its completion accounts for), then the sum of those counts.
+     */
+    private static String trace(int list, int signalEvery, int iterations) {
+        try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
+            VerbsTests.Posting posting = new VerbsTests.Posting(lb.requesters(2), list, signalEvery);
+            SendWorkRequest wr = new SendWorkRequest();
+            StringBuilder seen = new StringBuilder();
+            long accounted = 0;
+            for (int i = 0; i < iterations; i++) {
+                int pair = posting.prepare(wr, i, iterations);
+                seen.append(pair).append(wr.isSignaled() ? "s" + wr.wrId() : "-").append(' ');
+                accounted += wr.isSignaled() ? wr.wrId() : 0;
+            }
+            return seen.append("| accounted for ").append(accounted).toString();
         }
     }
 }
