@@ -48,7 +48,7 @@ public final class SoftDevice implements Device {
         this(config, c -> UdpLink.open(new InetSocketAddress(c.address(), c.port())), true);
     }
 
-    private SoftDevice(SoftDeviceConfig config, Function<SoftDeviceConfig, Link> linkFactory, boolean threaded) {
+    SoftDevice(SoftDeviceConfig config, Function<SoftDeviceConfig, Link> linkFactory, boolean threaded) {
         this.config = config;
         this.linkFactory = linkFactory;
         this.threaded = threaded;
@@ -103,7 +103,7 @@ public final class SoftDevice implements Device {
             try {
                 link = linkFactory.apply(config);
             } catch (UncheckedIOException e) {
-                Errno errno = e.getCause() instanceof BindException ? Errno.EADDRINUSE : Errno.EADDRNOTAVAIL;
+                Errno errno = isAddressInUse(e.getCause()) ? Errno.EADDRINUSE : Errno.EADDRNOTAVAIL;
                 throw new VerbsException(errno.number(), "soft device " + name() + ": " + e.getMessage(), e);
             }
             String faultSpec = System.getProperty(FAULTS_PROPERTY);
@@ -144,6 +144,15 @@ public final class SoftDevice implements Device {
             throw new UncheckedIOException("cannot write capture " + file, e);
         }
         engine.capture(pcap);
+    }
+
+    /**
+     * Whether a bind failed because another socket holds the address. java.net reports that
+     * and a missing address ("Cannot assign requested address") alike, as BindException.
+     */
+    private static boolean isAddressInUse(Throwable cause) {
+        return cause instanceof BindException b
+                && (b.getMessage() == null || !b.getMessage().contains("Cannot assign requested address"));
     }
 
     boolean hasEngineThread() {
