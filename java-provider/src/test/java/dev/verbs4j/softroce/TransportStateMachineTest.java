@@ -83,6 +83,88 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * Large reads' responses go out a few packets per engine step, interleaved with the
+     * requester's steps, not as one burst, and their PSNs follow each other.
+     */
+    @Test
+    void readResponsesArePaced() {
+        try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(14).mtu(dev.verbs4j.Mtu.MTU_1024))) {
+            fillResponderBuffer(p, 256 * 1024);
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 128 * 1024)
+                    .rdmaRead(p.b.mr.address(), p.b.mr.rkey()));
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.a.mr, 128 * 1024, 128 * 1024)
+                    .rdmaRead(p.b.mr.address() + 128 * 1024, p.b.mr.rkey()));
+            int mostInOneStep = runToCompletions(p, 2);
+
+            assertEquals(-1, p.a.buf.asSlice(0, 256 * 1024).mismatch(p.b.buf.asSlice(0, 256 * 1024)), "bytes read");
+            // 2 x 128 KiB at MTU 1024: 256 response packets, at most 16 per step.
+            assertEquals(256, responsePackets(0, linkB().sent.size()));
+            assertTrue(mostInOneStep <= 16, "at most 16 response packets per step, sent " + mostInOneStep);
+        }
+    }
+
+    /** A write posted after a read is acknowledged only after the read's last response packet. */
+    @Test
+    void anAcknowledgementFollowsTheReadResponsesBeforeIt() {
+        try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(14).mtu(dev.verbs4j.Mtu.MTU_1024))) {
+            fillResponderBuffer(p, 64 * 1024);
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 64 * 1024)
+                    .rdmaRead(p.b.mr.address(), p.b.mr.rkey()));
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.a.mr, 512 * 1024, 64)
+                    .rdmaWrite(p.b.mr.address() + 512 * 1024, p.b.mr.rkey()));
+            runToCompletions(p, 2);
+
+            int firstAck = -1;
+            for (int i = 0; i < linkB().sent.size() && firstAck < 0; i++) {
+                firstAck = linkB().sent.get(i)[0] == Opcodes.RC_ACKNOWLEDGE ? i : -1;
+            }
+            assertTrue(firstAck > 0, "the write was acknowledged");
+            assertEquals(64, responsePackets(0, firstAck), "all 64 response packets came before the acknowledgement");
+        }
+    }
+
+    private static void fillResponderBuffer(RcPair p, int length) {
+        for (int i = 0; i < length; i++) {
+            p.b.buf.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 13));
+        }
+    }
+
+    /** Steps until {@code count} successful completions on A; returns the most packets B sent in one step. */
+    private int runToCompletions(RcPair p, int count) {
+        int mostInOneStep = 0;
+        WorkCompletion[] wc = {new WorkCompletion()};
+        int completions = 0;
+        for (int step = 0; step < 10_000 && completions < count; step++) {
+            int before = linkB().sent.size();
+            sim.step();
+            mostInOneStep = Math.max(mostInOneStep, linkB().sent.size() - before);
+            while (p.a.cq.poll(wc) == 1) {
+                assertEquals(WcStatus.SUCCESS, wc[0].status(), wc[0].toString());
+                completions++;
+            }
+        }
+        assertEquals(count, completions, "completions");
+        return mostInOneStep;
+    }
+
+    /** How many of B's packets {@code [from, to)} are read responses, checking that their PSNs follow each other. */
+    private int responsePackets(int from, int to) {
+        int responses = 0;
+        int expectedPsn = -1;
+        for (int i = from; i < to; i++) {
+            int[] packet = linkB().sent.get(i);
+            if (packet[0] >= Opcodes.RC_RDMA_READ_RESPONSE_FIRST && packet[0] <= Opcodes.RC_RDMA_READ_RESPONSE_ONLY) {
+                if (expectedPsn >= 0) {
+                    assertEquals(expectedPsn, packet[1], "response PSNs follow each other");
+                }
+                expectedPsn = (packet[1] + 1) & 0xFFFFFF;
+                responses++;
+            }
+        }
+        return responses;
+    }
+
     @Test
     void retriesRunOutWhenThePeerIsGone() {
         try (RcPair p = sim.connect(1 << 16, 8, new RcOptions().timeout(8).retryCount(2))) {

@@ -342,6 +342,9 @@ public final class QpEngine {
         if (state == QpState.RTS || state == QpState.SQD) {
             work += requester.doWork(nowNs);
         }
+        if (state == QpState.RTR || state == QpState.RTS || state == QpState.SQD || state == QpState.SQE) {
+            work += responder.continueReads(Responder.READ_PACKETS_PER_STEP);
+        }
         work += completer.doWork(nowNs);
         return work;
     }

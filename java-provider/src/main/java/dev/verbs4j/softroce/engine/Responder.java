@@ -59,6 +59,22 @@ final class Responder {
     private long atomicOffset;
     private int resourceHead;
 
+    /**
+     * Read responses still to send, in PSN order: a ring of (rkey, address, length, first
+     * PSN), the head one partly sent ({@code streamed} bytes). They go out
+     * {@link #READ_PACKETS_PER_STEP} at a time per engine step ({@link #continueReads}), so a
+     * burst of large reads does not flood the requester's socket; any other request first
+     * sends what is pending, which keeps responses in PSN order.
+     */
+    static final int READ_PACKETS_PER_STEP = 16;
+    private final int[] pendingRkey;
+    private final long[] pendingVa;
+    private final long[] pendingLength;
+    private final int[] pendingPsn;
+    private int pendingHead;
+    private int pendingCount;
+    private long streamed;
+
     Responder(QpEngine qp) {
         this.qp = qp;
         this.receiveSges = new ScatterGatherList(Math.max(1, qp.rq.maxSge()));
@@ -66,6 +82,11 @@ final class Responder {
         for (int i = 0; i < resources.length; i++) {
             resources[i] = new ResponderResource();
         }
+        int pendingCapacity = resources.length + 1;
+        this.pendingRkey = new int[pendingCapacity];
+        this.pendingVa = new long[pendingCapacity];
+        this.pendingLength = new long[pendingCapacity];
+        this.pendingPsn = new int[pendingCapacity];
     }
 
     void reset(int firstPsn) {
@@ -76,6 +97,8 @@ final class Responder {
         dropMessage = false;
         receiveActive = false;
         writeRegion = null;
+        pendingCount = 0;
+        streamed = 0;
         for (ResponderResource r : resources) {
             r.type = ResponderResource.FREE;
         }
@@ -118,6 +141,11 @@ final class Responder {
             return;
         }
         int psn = p.bth().psn();
+        if (pendingCount > 0 && (psn != ePsn || !p.has(OpcodeTable.READ))) {
+            // Whatever this packet draws (an acknowledgement, a NAK, a response, a replay)
+            // must follow the read responses before it; only a next read may queue behind them.
+            sendPendingReads();
+        }
         if (qp.type == QpType.RC) {
             int cmp = Psn.compare(psn, ePsn);
             if (cmp > 0) {
@@ -426,41 +454,95 @@ final class Responder {
         sendReadResponse(r, psn, va, length);
     }
 
-    /** Streams a read's response packets, re-checking the key (the region may be gone on a replay). */
+    /**
+     * Queues a read's response packets behind those pending ({@link #continueReads} sends
+     * them); a full queue sends its oldest first.
+     */
     private void sendReadResponse(ResponderResource r, int psn, long va, long length) {
-        MemoryTable memory = qp.device.memory();
-        Region region = null;
-        long offset = 0;
-        if (length > 0) {
-            if (memory.checkRemote(r.rkey, qp.pdHandle, qp.qpn, va, length, REMOTE_RIGHTS_READ) != KeyCheck.OK) {
-                remoteAccessError(psn);
-                return;
-            }
-            region = memory.region();
-            offset = memory.offset();
+        if (pendingCount == pendingPsn.length) {
+            sendPending(Integer.MAX_VALUE, true);
         }
-        long remaining = length;
-        boolean first = true;
-        do {
-            int payload = (int) Math.min(qp.mtu, remaining);
-            boolean last = remaining <= qp.mtu;
-            int opcode = first && last ? Opcodes.RC_RDMA_READ_RESPONSE_ONLY
-                    : first ? Opcodes.RC_RDMA_READ_RESPONSE_FIRST
-                    : last ? Opcodes.RC_RDMA_READ_RESPONSE_LAST : Opcodes.RC_RDMA_READ_RESPONSE_MIDDLE;
-            PacketBuilder b = qp.device.startPacket(opcode);
-            b.bth().init(opcode, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
-            if (OpcodeTable.has(opcode, OpcodeTable.HAS_AETH)) {
-                b.aeth().init(ACK, msn);
+        int tail = (pendingHead + pendingCount) % pendingPsn.length;
+        pendingRkey[tail] = r.rkey;
+        pendingVa[tail] = va;
+        pendingLength[tail] = length;
+        pendingPsn[tail] = psn;
+        pendingCount++;
+    }
+
+    /** Sends up to {@code budget} packets of the pending read responses; returns how many went out. */
+    int continueReads(int budget) {
+        return pendingCount == 0 ? 0 : sendPending(budget, false);
+    }
+
+    /** Sends every pending read response. */
+    private void sendPendingReads() {
+        if (pendingCount > 0) {
+            sendPending(Integer.MAX_VALUE, false);
+        }
+    }
+
+    /**
+     * Sends pending read response packets, re-checking the key before each batch (the region
+     * may have gone since the read was accepted, or on a replay): a failed check answers a
+     * remote access error at that PSN and drops what is pending.
+     *
+     * @param headOnly stop after the oldest read is sent
+     */
+    private int sendPending(int budget, boolean headOnly) {
+        int sent = 0;
+        MemoryTable memory = qp.device.memory();
+        while (pendingCount > 0 && sent < budget) {
+            int h = pendingHead;
+            long length = pendingLength[h];
+            long remaining = length - streamed;
+            int psn = Psn.add(pendingPsn[h], (int) (streamed / qp.mtu));
+            Region region = null;
+            long offset = 0;
+            if (remaining > 0) {
+                if (memory.checkRemote(pendingRkey[h], qp.pdHandle, qp.qpn, pendingVa[h] + streamed, remaining,
+                        REMOTE_RIGHTS_READ) != KeyCheck.OK) {
+                    pendingCount = 0;
+                    streamed = 0;
+                    remoteAccessError(psn);
+                    return sent + 1;
+                }
+                region = memory.region();
+                offset = memory.offset();
             }
-            if (payload > 0) {
-                region.copyOut(offset, qp.device.txSegment(), b.payloadOffset(), payload);
+            do {
+                int payload = (int) Math.min(qp.mtu, remaining);
+                boolean first = streamed == 0;
+                boolean last = remaining <= qp.mtu;
+                int opcode = first && last ? Opcodes.RC_RDMA_READ_RESPONSE_ONLY
+                        : first ? Opcodes.RC_RDMA_READ_RESPONSE_FIRST
+                        : last ? Opcodes.RC_RDMA_READ_RESPONSE_LAST : Opcodes.RC_RDMA_READ_RESPONSE_MIDDLE;
+                PacketBuilder b = qp.device.startPacket(opcode);
+                b.bth().init(opcode, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
+                if (OpcodeTable.has(opcode, OpcodeTable.HAS_AETH)) {
+                    b.aeth().init(ACK, msn);
+                }
+                if (payload > 0) {
+                    region.copyOut(offset, qp.device.txSegment(), b.payloadOffset(), payload);
+                }
+                qp.device.transmit(qp, payload);
+                offset += payload;
+                remaining -= payload;
+                streamed += payload;
+                psn = Psn.next(psn);
+                sent++;
+            } while (remaining > 0 && sent < budget);
+            if (remaining > 0) {
+                break;
             }
-            qp.device.transmit(qp, payload);
-            offset += payload;
-            remaining -= payload;
-            psn = Psn.next(psn);
-            first = false;
-        } while (remaining > 0);
+            pendingHead = (h + 1) % pendingPsn.length;
+            pendingCount--;
+            streamed = 0;
+            if (headOnly) {
+                break;
+            }
+        }
+        return sent;
     }
 
     private void executeAtomic(PacketView p, int psn) {
