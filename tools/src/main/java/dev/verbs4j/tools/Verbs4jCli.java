@@ -9,6 +9,8 @@ import java.util.Arrays;
  * <li>{@code devices [-v]}: providers and devices with their capabilities, like {@code ibv_devinfo}</li>
  * <li>{@code demo}: two soft devices on loopback addresses doing every kind of operation</li>
  * <li>{@code pingpong}: RC SEND/RECV round trips plus an RDMA WRITE and READ between two processes, like {@code ibv_rc_pingpong}</li>
+ * <li>{@code perf}: perftest's measurements, in one process or as {@code --server} and client</li>
+ * <li>{@code perf-report}: an HTML page with charts of what {@code perf --json} wrote</li>
  * </ul>
  */
 public final class Verbs4jCli {
@@ -51,7 +53,7 @@ public final class Verbs4jCli {
         out.println("  devices [-v]   list providers and devices (like ibv_devinfo; -v for every attribute)");
         out.println("  demo           two soft devices on 127.0.0.1 and 127.0.0.2: send, write, read, atomics, ATOMIC WRITE, FLUSH");
         out.println("  pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT] [--size BYTES] [--iters N]"
-                + " [--mtu BYTES] [server-host]");
+                + " [--mtu BYTES] [--all-ops] [server-host]");
         out.println("                 like ibv_rc_pingpong: server without a host, client with one; checks every byte");
         out.println("  perf TEST [HOST]");
         out.println("                 perftest-style measurement, both ends in this process, or against perf --server on HOST:");
