@@ -40,16 +40,10 @@ public final class DeviceAgent implements AutoCloseable {
     private void run() {
         int idle = 0;
         while (running) {
-            int work;
-            try {
-                // Never queue for the lock: a polling application thread holding it is doing the
-                // work (and a queued lock waiter would allocate its node).
-                work = engine.tryDoWork(System.nanoTime());
-            } catch (RuntimeException | AssertionError e) {
-                // A fault in the engine must not silently kill the device's only thread.
-                engine.engineFault(e);
-                work = 1;
-            }
+            // Never queue for the lock: a polling application thread holding it is doing the
+            // work (and a queued lock waiter would allocate its node). A fault in the engine
+            // must not silently kill the device's only thread.
+            int work = engine.step(System.nanoTime());
             if (work > 0) {
                 idle = 0;
                 continue;

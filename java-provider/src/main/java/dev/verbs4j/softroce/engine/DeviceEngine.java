@@ -321,10 +321,18 @@ public final class DeviceEngine implements AutoCloseable {
      */
     public int help(long nowNs) {
         HELPED_AT.setOpaque(this, nowNs);
+        return step(nowNs);
+    }
+
+    /**
+     * {@link #tryDoWork} for the threads that drive the engine (its own, or a poll lending a
+     * hand): a fault is the device's (counted, DEVICE_FATAL), not the driving thread's, and
+     * counts as work done.
+     */
+    int step(long nowNs) {
         try {
             return tryDoWork(nowNs);
         } catch (RuntimeException | AssertionError e) {
-            // As on the engine thread: a fault is the device's (DEVICE_FATAL), not the poller's.
             engineFault(e);
             return 1;
         }
