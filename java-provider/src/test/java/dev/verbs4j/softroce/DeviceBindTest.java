@@ -3,8 +3,6 @@ package dev.verbs4j.softroce;
 import dev.verbs4j.DeviceContext;
 import dev.verbs4j.Errno;
 import dev.verbs4j.VerbsException;
-import dev.verbs4j.softroce.transport.NativeUdpLink;
-import dev.verbs4j.softroce.transport.UdpLink;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -14,7 +12,6 @@ import java.net.InetSocketAddress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Opening a soft device whose address cannot be bound fails with the errno a socket gives,
@@ -24,12 +21,9 @@ class DeviceBindTest {
 
     /** A device with an engine thread, on the JDK's or the C library's UDP socket. */
     private static SoftDevice device(String implementation, String name, String ip, int port) {
-        assumeTrue(implementation.equals("jdk") || NativeUdpLink.available(), "the native UDP link needs Linux");
+        SocketLinks.assumeAvailable(implementation);
         SoftDeviceConfig config = SoftDeviceConfig.of(name, InetAddress.ofLiteral(ip)).withPorts(port, port);
-        return new SoftDevice(config, c -> {
-            InetSocketAddress address = new InetSocketAddress(c.address(), c.port());
-            return implementation.equals("jdk") ? new UdpLink(address) : new NativeUdpLink(address);
-        }, true);
+        return new SoftDevice(config, c -> SocketLinks.open(implementation, new InetSocketAddress(c.address(), c.port())), true);
     }
 
     @ParameterizedTest

@@ -7,9 +7,6 @@ import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.softroce.engine.Counters;
 import dev.verbs4j.softroce.engine.DeviceEngine;
-import dev.verbs4j.softroce.transport.Link;
-import dev.verbs4j.softroce.transport.NativeUdpLink;
-import dev.verbs4j.softroce.transport.UdpLink;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * RDMA WRITEs over real UDP sockets, on either socket implementation: several queue pairs
@@ -40,7 +36,7 @@ class SocketLinkTrafficTest {
     @ValueSource(strings = {"jdk", "native"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void interleavedQueuePairsDeliverEveryByte(String implementation) {
-        assumeTrue(implementation.equals("jdk") || NativeUdpLink.available(), "the native UDP link needs Linux");
+        SocketLinks.assumeAvailable(implementation);
         int port = implementation.equals("jdk") ? 47991 : 47992;
         SoftDevice da = device("links-a-" + implementation, "127.0.0.1", port, implementation);
         SoftDevice db = device("links-b-" + implementation, "127.0.0.2", port, implementation);
@@ -91,8 +87,6 @@ class SocketLinkTrafficTest {
 
     private static SoftDevice device(String name, String ip, int port, String implementation) {
         SoftDeviceConfig config = SoftDeviceConfig.of(name, InetAddress.ofLiteral(ip)).withPorts(port, port);
-        InetSocketAddress address = new InetSocketAddress(config.address(), port);
-        Link link = implementation.equals("jdk") ? new UdpLink(address) : new NativeUdpLink(address);
-        return SoftDevice.manual(config, link);
+        return SoftDevice.manual(config, SocketLinks.open(implementation, new InetSocketAddress(config.address(), port)));
     }
 }
