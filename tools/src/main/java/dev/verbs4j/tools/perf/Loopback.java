@@ -121,7 +121,7 @@ final class Loopback extends PerfPair {
         }
     }
 
-    /** The soft devices' counters that explain a slow run (retransmissions, timeouts, drops); empty for other providers. */
+    @Override
     String softCounters() {
         return softCounters(a, b);
     }

@@ -132,6 +132,7 @@ final class PerfClient extends PerfPair {
         inRun = false;
     }
 
+    @Override
     String softCounters() {
         return Loopback.softCounters(a);
     }

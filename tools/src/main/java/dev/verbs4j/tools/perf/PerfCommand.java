@@ -45,18 +45,16 @@ public final class PerfCommand {
             return 0;
         }
         List<Result> results = new ArrayList<>();
-        boolean latency = o.isLatency();
+        List<Integer> sizes = o.sizesFor(defaultSize(o), 2, 1 << 20);
+        long bufferSize = bufferSize(sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize(o)));
         if (o.host != null) {
-            results.addAll(againstServer(o, out));
+            results.addAll(againstServer(o, sizes, bufferSize, out));
         } else if (o.test.startsWith("udp")) {
             results.addAll(udp(o, out));
         } else {
-            List<Integer> sizes = o.sizesFor(defaultSize(o), 2, 1 << 20);
-            int maxSize = sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize(o));
-            try (Loopback lb = new Loopback(o.provider, bufferSize(maxSize), o.depth, o.mtu, true, o.persistent,
+            try (Loopback lb = new Loopback(o.provider, bufferSize, o.depth, o.mtu, true, o.persistent,
                     o.test.equals("fr_cycle"))) {
-                out.println("verbs4j perf " + o.test + ": " + lb.description + ", progress " + System.getProperty("verbs4j.soft.progress"));
-                out.println(Result.tableHeader(latency));
+                printHeader(o, lb, out);
                 if (o.test.equals("odp_bw")) {
                     for (int size : sizes) {
                         for (Result r : OdpTests.run(lb, size, o.iterationsOr(4_000), o.depth)) {
@@ -74,10 +72,7 @@ public final class PerfCommand {
                     out.println(r.tableLine());
                     results.add(r);
                 }
-                String counters = lb.softCounters();
-                if (!counters.isEmpty()) {
-                    out.println(" counters:" + counters);
-                }
+                printCounters(lb, out);
             }
         }
         if (o.json != null) {
@@ -99,27 +94,33 @@ public final class PerfCommand {
     }
 
     /** The client of {@code verbs4j perf --server} on {@code o.host}. */
-    private static List<Result> againstServer(PerfOptions o, PrintStream out) {
+    private static List<Result> againstServer(PerfOptions o, List<Integer> sizes, long bufferSize, PrintStream out) {
         List<Result> results = new ArrayList<>();
-        List<Integer> sizes = o.sizesFor(defaultSize(o), 2, 1 << 20);
-        int maxSize = sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize(o));
         Device device = DeviceChoice.choose(o.provider, o.device, o.address);
-        try (PerfClient client = PerfClient.connect(device, o.host, o.port, bufferSize(maxSize), o.depth, o.mtu, o.qps,
-                o.persistent)) {
-            out.println("verbs4j perf " + o.test + ": " + client.description + ", progress "
-                    + System.getProperty("verbs4j.soft.progress"));
-            out.println(Result.tableHeader(o.isLatency()));
+        try (PerfClient client = PerfClient.connect(device, o.host, o.port, bufferSize, o.depth, o.mtu, o.qps, o.persistent)) {
+            printHeader(o, client, out);
             for (int size : sizes) {
                 Result r = measure(o, client, size);
                 out.println(r.tableLine());
                 results.add(r);
             }
-            String counters = client.softCounters();
-            if (!counters.isEmpty()) {
-                out.println(" counters:" + counters);
-            }
+            printCounters(client, out);
         }
         return results;
+    }
+
+    /** What runs where, and the table's header. */
+    private static void printHeader(PerfOptions o, PerfPair pair, PrintStream out) {
+        out.println("verbs4j perf " + o.test + ": " + pair.description + ", progress " + System.getProperty("verbs4j.soft.progress"));
+        out.println(Result.tableHeader(o.isLatency()));
+    }
+
+    /** The soft devices' counters of the run (nothing for other providers). */
+    private static void printCounters(PerfPair pair, PrintStream out) {
+        String counters = pair.softCounters();
+        if (!counters.isEmpty()) {
+            out.println(" counters:" + counters);
+        }
     }
 
     private static int defaultSize(PerfOptions o) {

@@ -37,6 +37,9 @@ abstract class PerfPair implements AutoCloseable {
      */
     abstract QueuePair[] requesters(int count);
 
+    /** The soft devices' counters that explain a slow run (retransmissions, timeouts, drops); empty for other providers. */
+    abstract String softCounters();
+
     /** Before {@code count} operations of {@code test} at {@code size}: a responder elsewhere gets ready for them. */
     abstract void begin(String test, int size, int count);
 

@@ -140,14 +140,15 @@ final class PerfServer {
      * posted at a time (the first before GO), each completed one replaced while more are due.
      */
     private void receiveSends(ControlChannel control, End b, int size, int count, int depth, ReceiveWorkRequest rr,
-                                     WorkCompletion[] wcs) {
+                              WorkCompletion[] wcs) {
         int posted = 0;
-        int received = 0;
+        int done = 0;
         while (posted < Math.min(depth, count)) {
             b.qp.postRecv(rr.wrId(posted++).buffer(b.mr, 0, size));
         }
         control.send("GO");
-        for (long spins = 1; received < count; spins++) {
+        java.util.function.BooleanSupplier gone = control::peerGone;
+        for (long spins = 1; done < count; spins++) {
             int n = b.cq.poll(wcs, wcs.length);
             for (int i = 0; i < n; i++) {
                 if (!wcs[i].isSuccess()) {
@@ -157,11 +158,9 @@ final class PerfServer {
                     b.qp.postRecv(rr.wrId(posted++).buffer(b.mr, 0, size));
                 }
             }
+            done += n;
             received += n;
-            this.received += n;
-            if ((spins & 0xFFFF) == 0 && control.peerGone()) {
-                throw new IllegalStateException("the client went away in the middle of send_bw");
-            }
+            PingPong.checkAbandoned(spins, gone);
         }
     }
 

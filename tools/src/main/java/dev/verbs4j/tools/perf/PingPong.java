@@ -139,7 +139,8 @@ final class PingPong {
         return n;
     }
 
-    private static void checkAbandoned(long spins, BooleanSupplier abandoned) {
+    /** Every 65,536 spins of a wait, fails if {@code abandoned} says the peer is gone. */
+    static void checkAbandoned(long spins, BooleanSupplier abandoned) {
         if ((spins & 0xFFFF) == 0 && abandoned.getAsBoolean()) {
             throw new IllegalStateException("the peer went away in the middle of the run");
         }
