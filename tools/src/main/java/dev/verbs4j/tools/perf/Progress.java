@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * How far the running measurement is, shown while it goes on: on a terminal, a bar redrawn
@@ -45,6 +46,10 @@ final class Progress {
     private static long lastLineNs;
     private static boolean barShown;
     private static Thread reporter;
+    /** The time in nanoseconds; {@link System#nanoTime} unless a test drives the reporter. */
+    private static LongSupplier clock = System::nanoTime;
+    /** Whether only {@link #tick} shows progress (the reporter thread then leaves it alone). */
+    private static boolean driven;
 
     private Progress() {
     }
@@ -60,15 +65,34 @@ final class Progress {
     /** {@link #attach(PrintStream, boolean)} with its times given. */
     static void attach(PrintStream stream, boolean isTerminal, long tick, long firstAfter, long lineEvery) {
         synchronized (LOCK) {
-            to = stream;
-            terminal = isTerminal;
+            configure(stream, isTerminal, firstAfter, lineEvery, System::nanoTime, false);
             tickNs = tick;
-            firstAfterNs = firstAfter;
-            lineEveryNs = lineEvery;
             if (reporter == null) {
                 reporter = Thread.ofPlatform().daemon().name("perf progress").start(Progress::report);
             }
         }
+    }
+
+    /**
+     * Shows progress on {@code stream} only when {@link #tick} is called, at the times
+     * {@code time} gives: how tests see what a run would show without depending on how fast
+     * the machine is.
+     */
+    static void attachDriven(PrintStream stream, boolean isTerminal, long firstAfter, long lineEvery, LongSupplier time) {
+        synchronized (LOCK) {
+            configure(stream, isTerminal, firstAfter, lineEvery, time, true);
+        }
+    }
+
+    private static void configure(PrintStream stream, boolean isTerminal, long firstAfter, long lineEvery, LongSupplier time,
+                                  boolean isDriven) {
+        to = stream;
+        terminal = isTerminal;
+        firstAfterNs = firstAfter;
+        lineEveryNs = lineEvery;
+        clock = time;
+        driven = isDriven;
+        barShown = false;
     }
 
     /** Whether this stream's process has a terminal to draw on. */
@@ -100,7 +124,7 @@ final class Progress {
             total = operations;
             durationNs = duration;
             base = 0;
-            startedNs = System.nanoTime();
+            startedNs = clock.getAsLong();
             lastLineNs = startedNs;
         }
     }
@@ -135,22 +159,38 @@ final class Progress {
             long sleep;
             synchronized (LOCK) {
                 sleep = tickNs;
-                long now = System.nanoTime();
-                if (total > 0 && now - startedNs >= firstAfterNs) {
-                    long d = base + (long) DONE.getOpaque();
-                    long of = durationNs > 0 ? 0 : total;
-                    if (terminal) {
-                        to.print("\r" + bar(label, d, of, now - startedNs, durationNs));
-                        to.flush();
-                        barShown = true;
-                    } else if (now - lastLineNs >= lineEveryNs) {
-                        to.println(line(label, d, of, now - startedNs, durationNs));
-                        to.flush();
-                        lastLineNs = now;
-                    }
+                if (!driven) {
+                    tick();
                 }
             }
             LockSupport.parkNanos(sleep);
+        }
+    }
+
+    /** Shows how far the measurement is, if it has run long enough for that, at the clock's time. */
+    static void tick() {
+        synchronized (LOCK) {
+            long now = clock.getAsLong();
+            if (total > 0 && now - startedNs >= firstAfterNs) {
+                long d = doneSoFar();
+                long of = durationNs > 0 ? 0 : total;
+                if (terminal) {
+                    to.print("\r" + bar(label, d, of, now - startedNs, durationNs));
+                    to.flush();
+                    barShown = true;
+                } else if (now - lastLineNs >= lineEveryNs) {
+                    to.println(line(label, d, of, now - startedNs, durationNs));
+                    to.flush();
+                    lastLineNs = now;
+                }
+            }
+        }
+    }
+
+    /** Operations done by the current measurement, over all its runs. */
+    static long doneSoFar() {
+        synchronized (LOCK) {
+            return base + (long) DONE.getOpaque();
         }
     }
 

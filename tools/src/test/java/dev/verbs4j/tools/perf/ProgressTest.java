@@ -34,29 +34,60 @@ class ProgressTest {
 
     @Test
     void aTerminalGetsABarRedrawnInPlaceAndWipedAtTheEnd() {
-        String shown = runWhileShowing(true);
-        assertTrue(shown.startsWith("\rwrite_bw 4096 B ["), shown);
-        assertTrue(shown.contains("/20,000 "), shown);
-        assertTrue(shown.endsWith("\r\033[K"), "the bar is wiped before the result line: " + shown);
-        assertFalse(shown.contains("\n"), shown);
+        String shown = showTicks(true);
+        assertEquals("\rwrite_bw 4096 B [#######.......................]  25% 5,000/20,000 0 s"
+                + "\rwrite_bw 4096 B [###############...............]  50% 10,000/20,000 1 s"
+                + "\rwrite_bw 4096 B [###############...............]  50% 10,000/20,000 2 s"
+                + "\rwrite_bw 4096 B [######################........]  75% 15,000/20,000 2 s"
+                + "\r\033[K", shown, "one bar per tick, redrawn in place, wiped before the result line");
     }
 
     @Test
     void elsewhereProgressIsPlainLines() {
-        String shown = runWhileShowing(false);
-        assertTrue(shown.startsWith("perf: write_bw 4096 B: "), shown);
-        assertTrue(shown.lines().allMatch(l -> l.matches("perf: write_bw 4096 B: \\d+% \\([\\d,]+ of 20,000\\) after \\d+ s")),
-                shown);
-        assertFalse(shown.contains("\r"), shown);
+        String shown = showTicks(false);
+        assertEquals("""
+                perf: write_bw 4096 B: 50% (10,000 of 20,000) after 1 s
+                perf: write_bw 4096 B: 75% (15,000 of 20,000) after 2 s
+                """, shown, "a line each time the line interval has passed since the last, none between");
     }
 
-    /** 20,000 writes of 4 KiB with progress ticking every 2 ms from the start, shown as on a terminal or not. */
-    private static String runWhileShowing(boolean terminal) {
+    @Test
+    void aBandwidthRunReportsEveryOperationItDoes() {
         ByteArrayOutputStream shown = new ByteArrayOutputStream();
-        PrintStream stream = new PrintStream(shown, true, StandardCharsets.UTF_8);
         try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
-            Progress.attach(stream, terminal, 2_000_000L, 0, 4_000_000L);
-            VerbsTests.bandwidth("write_bw", lb, 4096, 20_000, new VerbsTests.Pipeline(16, 1, 100, 1), 0);
+            Progress.attachDriven(new PrintStream(shown, true, StandardCharsets.UTF_8), true, 0, 0, () -> 0L);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 2_000, new VerbsTests.Pipeline(16, 1, 100, 1), 0);
+            assertEquals(2_000, Progress.doneSoFar(), "operations the run reported done");
+        } finally {
+            Progress.attach(System.err, false);
+        }
+        assertEquals("", shown.toString(StandardCharsets.UTF_8), "nothing shown without a tick");
+    }
+
+    /**
+     * A measurement of 20,000 operations on a clock the test moves: ticks at 0.5, 1.5, 2 and
+     * 2.5 s after the start, with a quarter more done before each, shown as on a terminal
+     * or not (a line every second, the first after 1 s).
+     */
+    private static String showTicks(boolean terminal) {
+        ByteArrayOutputStream shown = new ByteArrayOutputStream();
+        long[] now = {7_000_000_000L};
+        try {
+            Progress.attachDriven(new PrintStream(shown, true, StandardCharsets.UTF_8), terminal, 0, 1_000_000_000L,
+                    () -> now[0]);
+            Progress.start("write_bw 4096 B", 20_000);
+            now[0] += 500_000_000L;
+            Progress.update(5_000);
+            Progress.tick();
+            now[0] += 1_000_000_000L;
+            Progress.update(10_000);
+            Progress.tick();
+            now[0] += 500_000_000L;
+            Progress.tick();
+            now[0] += 500_000_000L;
+            Progress.update(15_000);
+            Progress.tick();
+            Progress.finish();
         } finally {
             Progress.attach(System.err, false);
         }
