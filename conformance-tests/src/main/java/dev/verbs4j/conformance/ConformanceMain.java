@@ -38,6 +38,9 @@ public final class ConformanceMain {
             "--device", ConformanceConfig.DEVICE,
             "--peer-provider", ConformanceConfig.PEER_PROVIDER,
             "--peer-device", ConformanceConfig.PEER_DEVICE,
+            "--peer-agent", ConformanceConfig.PEER_AGENT,
+            "--agent-jvm-options", ConformanceConfig.AGENT_JVM_OPTIONS,
+            "--shared-folder", ConformanceConfig.SHARED_FOLDER,
             "--label", ConformanceConfig.LABEL,
             "--report-dir", ReportFiles.DIR_PROPERTY,
             "--timeout-ms", Completions.TIMEOUT_PROPERTY);
@@ -133,6 +136,10 @@ public final class ConformanceMain {
                   --device NAME         local device (default: the provider's first)
                   --peer-provider NAME  remote provider (default: the local provider)
                   --peer-device NAME    remote device (default: the peer provider's second device, else its first)
+                  --peer-agent WHERE    the remote side runs in an agent process: HOST:PORT of a running one
+                                        (verbs4j conformance-agent --listen HOST:PORT), or spawn to start one here
+                  --agent-jvm-options S JVM options of a spawned agent, e.g. "-Dverbs4j.soft.devices=soft1=127.0.0.2"
+                  --shared-folder DIR   tmpfs folder both processes map the cases' memory from (default /dev/shm)
                   --label TEXT          run label and report file name (default provider-peerProvider)
                   --report-dir DIR      report folder (default target/conformance)
                   --timeout-ms N        how long a case waits for an expected completion (default 5000)

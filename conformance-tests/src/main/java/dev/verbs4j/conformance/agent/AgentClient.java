@@ -1,0 +1,246 @@
+package dev.verbs4j.conformance.agent;
+
+import dev.verbs4j.DeviceContext;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The test process's end of an agent session. Each resource the agent holds appears here
+ * as an object implementing its API interface, whose every call runs in the agent: the
+ * fixture and the cases use it exactly as they use a resource of this process. Each
+ * calling thread has a connection of its own, so a call that blocks in the agent holds
+ * only its caller.
+ */
+final class AgentClient implements AutoCloseable {
+    /** Longest wait for one answer: a blocked call in the agent is bounded by its own timeout well before. */
+    private static final int ANSWER_TIMEOUT_MS = 300_000;
+
+    private final InetSocketAddress address;
+    private final AgentProcess process;
+    private final Map<Long, Object> proxies = new ConcurrentHashMap<>();
+    private final List<Connection> connections = new ArrayList<>();
+    private final ThreadLocal<Connection> connection = new ThreadLocal<>();
+    private final Codec codec = new Codec(new Codec.Peer() {
+        @Override
+        public void writeResource(DataOutputStream out, Object resource, Class<?> type) throws IOException {
+            if (!Proxy.isProxyClass(resource.getClass()) || !(Proxy.getInvocationHandler(resource) instanceof Remote remote)) {
+                throw new IllegalArgumentException(resource + " belongs to this process: the agent's resources cannot use it");
+            }
+            out.writeLong(remote.handle);
+            out.writeUTF(type.getName());
+        }
+
+        @Override
+        public Object readResource(DataInputStream in) throws IOException {
+            long handle = in.readLong();
+            Class<?> type = Codec.type(in.readUTF());
+            return proxies.computeIfAbsent(handle, h -> Proxy.newProxyInstance(AgentClient.class.getClassLoader(),
+                    new Class<?>[]{type}, new Remote(h, type)));
+        }
+
+        @Override
+        public void writeSegment(DataOutputStream out, MemorySegment segment) throws IOException {
+            if (segment.address() == 0 && segment.byteSize() == 0) {
+                new SharedMapping("", SharedMapping.Kind.AT_SAME_ADDRESS, 0, 0, 0, 0).write(out);
+                return;
+            }
+            memory.name(segment).write(out);
+        }
+
+        @Override
+        public MemorySegment readSegment(DataInputStream in) throws IOException {
+            SharedMapping m = SharedMapping.read(in);
+            if (m.path().isEmpty()) {
+                // Not in a shared file (e.g. no memory at all): an address in the same-address range means the same here.
+                return m.base() == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(m.base()).reinterpret(m.length());
+            }
+            return memory.resolve(m);
+        }
+    });
+    private SharedMemory memory;
+
+    private AgentClient(InetSocketAddress address, AgentProcess process) {
+        this.address = address;
+        this.process = process;
+    }
+
+    /** A session with the agent at {@code address} (started as {@code process}, or null), sharing memory through {@code folder}. */
+    static AgentClient connect(InetSocketAddress address, AgentProcess process, Path folder) {
+        AgentClient client = new AgentClient(address, process);
+        try {
+            client.memory = SharedMemory.reserve(client, folder);
+            return client;
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    SharedMemory memory() {
+        return memory;
+    }
+
+    /** Opens {@code device} of {@code provider} in the agent. */
+    DeviceContext open(String provider, String device) {
+        return (DeviceContext) request(c -> {
+            c.out.writeByte(Protocol.OPEN);
+            c.out.writeUTF(provider);
+            c.out.writeUTF(device);
+        }, null, null);
+    }
+
+    boolean reserve(long base, long size) {
+        return (Boolean) request(c -> {
+            c.out.writeByte(Protocol.RESERVE);
+            c.out.writeLong(base);
+            c.out.writeLong(size);
+        }, null, null);
+    }
+
+    void forget(String path) {
+        request(c -> {
+            c.out.writeByte(Protocol.FORGET);
+            c.out.writeUTF(path);
+        }, null, null);
+    }
+
+    private interface Request {
+        void write(Connection c) throws IOException;
+    }
+
+    /** Sends one request on this thread's connection and reads the answer: a value, or the exception the agent threw. */
+    private Object request(Request request, Method method, Object[] args) {
+        Connection c = connection();
+        try {
+            request.write(c);
+            c.out.flush();
+            int status = c.in.readByte();
+            if (status == Protocol.THROWN) {
+                throw Protocol.readThrown(c.in);
+            }
+            Object result = codec.read(c.in, method == null ? null : method.getGenericReturnType(), args);
+            if (method != null) {
+                int outParameters = c.in.readInt();
+                for (int i = 0; i < outParameters; i++) {
+                    int index = c.in.readInt();
+                    Codec.copyInto(args[index], codec.read(c.in, method.getGenericParameterTypes()[index], null));
+                }
+            }
+            return result;
+        } catch (IOException e) {
+            throw new UncheckedIOException("the conformance agent at " + address + " went away"
+                    + (process == null ? "" : process.exitNote()), e);
+        }
+    }
+
+    private Connection connection() {
+        Connection c = connection.get();
+        if (c == null) {
+            try {
+                c = new Connection(address);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot reach the conformance agent at " + address, e);
+            }
+            synchronized (connections) {
+                connections.add(c);
+            }
+            connection.set(c);
+        }
+        return c;
+    }
+
+    /** A resource in the agent: every call but Object's runs there. */
+    private final class Remote implements InvocationHandler {
+        final long handle;
+        final Class<?> type;
+
+        Remote(long handle, Class<?> type) {
+            this.handle = handle;
+            this.type = type;
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] arguments) {
+            Object[] args = arguments == null ? new Object[0] : arguments;
+            if (method.getDeclaringClass() == Object.class) {
+                return switch (method.getName()) {
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    default -> "agent " + type.getSimpleName() + " #" + handle;
+                };
+            }
+            return request(c -> {
+                c.out.writeByte(Protocol.CALL);
+                c.out.writeLong(handle);
+                c.out.writeUTF(method.getDeclaringClass().getName());
+                c.out.writeUTF(method.getName());
+                c.out.writeInt(method.getParameterCount());
+                for (Class<?> p : method.getParameterTypes()) {
+                    c.out.writeUTF(p.getName());
+                }
+                for (Object a : args) {
+                    codec.write(c.out, a, null);
+                }
+            }, method, args);
+        }
+    }
+
+    private static final class Connection implements AutoCloseable {
+        final Socket socket;
+        final DataInputStream in;
+        final DataOutputStream out;
+
+        Connection(InetSocketAddress address) throws IOException {
+            socket = new Socket();
+            socket.setTcpNoDelay(true);
+            socket.connect(address, 10_000);
+            socket.setSoTimeout(ANSWER_TIMEOUT_MS);
+            in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    /** Ends the session: the agent exits, and a started agent process is waited for. */
+    @Override
+    public void close() {
+        try {
+            request(c -> c.out.writeByte(Protocol.SHUTDOWN), null, null);
+        } catch (RuntimeException e) {
+            // Already gone: nothing to end.
+        }
+        synchronized (connections) {
+            for (Connection c : connections) {
+                try {
+                    c.close();
+                } catch (IOException e) {
+                    // Closing a socket of an ended session.
+                }
+            }
+            connections.clear();
+        }
+        if (process != null) {
+            process.stop();
+        }
+    }
+}

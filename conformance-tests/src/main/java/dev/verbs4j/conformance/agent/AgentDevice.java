@@ -1,0 +1,94 @@
+package dev.verbs4j.conformance.agent;
+
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.conformance.fixture.PeerProcessDevice;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A device of a peer agent process, as the fixture sees it: opening it starts a session
+ * with the agent (first starting the agent, in {@value #SPAWN} mode) and opens the device
+ * there. The run's memory is then the session's shared memory.
+ */
+public final class AgentDevice implements PeerProcessDevice {
+    /** {@code --peer-agent spawn}: the test process starts the agent itself, on loopback. */
+    public static final String SPAWN = "spawn";
+
+    private final String agent;
+    private final String provider;
+    private final String name;
+    private final List<String> jvmOptions;
+    private final Path folder;
+    private final Path log;
+    private AgentClient client;
+
+    /**
+     * @param agent      {@code host:port} of a running agent, or {@value #SPAWN}
+     * @param provider   the provider in the agent
+     * @param name       the device in the agent
+     * @param jvmOptions options for a spawned agent's JVM, separated by spaces
+     * @param folder     a folder both processes see, on tmpfs
+     * @param log        where a spawned agent's output goes
+     */
+    public AgentDevice(String agent, String provider, String name, String jvmOptions, Path folder, Path log) {
+        this.agent = agent;
+        this.provider = provider;
+        this.name = name;
+        this.jvmOptions = jvmOptions == null || jvmOptions.isBlank() ? List.of() : Arrays.asList(jvmOptions.trim().split("\\s+"));
+        this.folder = folder;
+        this.log = log;
+    }
+
+    /** The folder shared memory uses by default: {@code /dev/shm} where it exists, else the temporary folder. */
+    public static Path defaultFolder() {
+        Path shm = Path.of("/dev/shm");
+        return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long guid() {
+        return 0;
+    }
+
+    @Override
+    public String providerName() {
+        return provider;
+    }
+
+    @Override
+    public synchronized DeviceContext open() {
+        if (client != null) {
+            throw new IllegalStateException("the agent's device is open already");
+        }
+        AgentProcess process = agent.equals(SPAWN) ? AgentProcess.start(jvmOptions, log) : null;
+        client = AgentClient.connect(process != null ? process.address() : AgentMain.parseAddress(agent), process, folder);
+        try {
+            return client.open(provider, name);
+        } catch (RuntimeException e) {
+            client.memory().close();
+            client = null;
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized SharedMemory memory() {
+        if (client == null) {
+            throw new IllegalStateException("open the agent's device first");
+        }
+        return client.memory();
+    }
+
+    @Override
+    public String toString() {
+        return provider + "/" + name + " in the agent at " + agent;
+    }
+}

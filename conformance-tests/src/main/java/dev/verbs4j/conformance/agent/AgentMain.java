@@ -1,0 +1,59 @@
+package dev.verbs4j.conformance.agent;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+
+/**
+ * The conformance suite's peer agent: holds the remote side of a run whose two sides are
+ * in different processes, namespaces or hosts, and runs there every call the test process
+ * makes on it. It serves one session, then exits.
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -cp ... dev.verbs4j.conformance.agent.AgentMain --listen 10.9.0.2:18600
+ * </pre>
+ * The test process then runs {@code ConformanceMain ... --peer-provider soft --peer-device soft0
+ * --peer-agent 10.9.0.2:18600}. Both must see the same tmpfs folder for the shared memory
+ * (the same machine or virtual machine; see {@link SharedMemory}).
+ */
+public final class AgentMain {
+    private AgentMain() {
+    }
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        if (args.length != 2 || !args[0].equals("--listen")) {
+            System.err.println("usage: AgentMain --listen ADDRESS:PORT   (port 0 picks a free one)");
+            System.exit(2);
+        }
+        System.exit(run(parseAddress(args[1])));
+    }
+
+    /** Listens on {@code address}, says where on standard output, serves one session; returns the exit status. */
+    public static int run(InetSocketAddress address) throws IOException, InterruptedException {
+        try (ServerSocket listener = new ServerSocket()) {
+            listener.setReuseAddress(true);
+            listener.bind(address);
+            System.out.println(Protocol.LISTENING + listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort());
+            System.out.flush();
+            new AgentServer(listener).serve();
+        }
+        return 0;
+    }
+
+    /** {@code host:port} (an IPv6 host in brackets). */
+    public static InetSocketAddress parseAddress(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+        }
+        String host = text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByName(host), Integer.parseInt(text.substring(colon + 1)));
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'", e);
+        }
+    }
+}

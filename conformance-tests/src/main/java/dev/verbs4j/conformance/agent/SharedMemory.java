@@ -1,0 +1,178 @@
+package dev.verbs4j.conformance.agent;
+
+import dev.verbs4j.conformance.fixture.MemorySource;
+import dev.verbs4j.conformance.fixture.Testbed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The test process's side of the memory it shares with an agent: every allocation is a
+ * file of its own in a folder both processes see (tmpfs), mapped inside an address range
+ * both processes reserved at the same address. So a case reads and writes the remote
+ * side's bytes directly, and an address in a work request (a scatter/gather entry, a
+ * fast-register page list) means the same bytes in both processes. Persistent memory is a
+ * file mapped with {@code FileChannel.map} on each side instead, at addresses of its own.
+ * Closing ends the session with the agent.
+ */
+public final class SharedMemory implements MemorySource {
+    /** The reserved range: large enough for any case's memory, only address space until used. */
+    static final long RESERVATION = 64L << 30;
+    /** Where the reservation is tried first: far from the heap (low) and from the libraries (near the top). */
+    private static final long FIRST_BASE = 0x3000_0000_0000L;
+    private static final long PAGE = Testbed.PAGE;
+    private static final AtomicLong NAMES = new AtomicLong();
+
+    private final AgentClient agent;
+    private final Path folder;
+    private final long base;
+    private final Map<String, Owned> owned = new LinkedHashMap<>();
+    private long next;
+
+    private record Owned(SharedMapping.Kind kind, MemorySegment whole) {
+    }
+
+    private SharedMemory(AgentClient agent, Path folder, long base) {
+        this.agent = agent;
+        this.folder = folder;
+        this.base = base;
+    }
+
+    /** Reserves a range at an address the agent can reserve too. */
+    static SharedMemory reserve(AgentClient agent, Path folder) {
+        for (int attempt = 0; attempt < 16; attempt++) {
+            long candidate = FIRST_BASE + attempt * (RESERVATION * 4);
+            long at = Posix.mmap(candidate, RESERVATION, Posix.PROT_NONE,
+                    Posix.MAP_PRIVATE | Posix.MAP_ANONYMOUS | Posix.MAP_NORESERVE | Posix.MAP_FIXED_NOREPLACE, -1, 0);
+            if (at != candidate) {
+                if (at != -1) {
+                    Posix.munmap(at, RESERVATION);
+                }
+                continue;
+            }
+            if (agent.reserve(candidate, RESERVATION)) {
+                return new SharedMemory(agent, folder, candidate);
+            }
+            Posix.munmap(candidate, RESERVATION);
+        }
+        throw new IllegalStateException("found no address range both this process and the agent can reserve");
+    }
+
+    @Override
+    public synchronized MemorySegment memory(long bytes, Arena arena) {
+        return sameAddress(Math.max(1, bytes), arena);
+    }
+
+    @Override
+    public synchronized MemorySegment freshPages(long bytes, Arena arena) {
+        // A new file has no pages at all: the first touch in either process faults one in.
+        return sameAddress(bytes, arena);
+    }
+
+    private MemorySegment sameAddress(long bytes, Arena arena) {
+        long size = Math.max(PAGE, (bytes + PAGE - 1) / PAGE * PAGE);
+        if (next + size > RESERVATION) {
+            throw new IllegalStateException("a case's shared memory is limited to " + (RESERVATION >> 30) + " GiB");
+        }
+        long at = base + next;
+        String path = newFile().toString();
+        int fd = Posix.open(path, true);
+        try {
+            Posix.truncate(fd, size);
+            if (Posix.mmap(at, size, Posix.PROT_READ_WRITE, Posix.MAP_SHARED | Posix.MAP_FIXED, fd, 0) != at) {
+                throw new IllegalStateException("cannot map " + path + " into the shared range");
+            }
+        } finally {
+            Posix.close(fd);
+        }
+        next += size;
+        MemorySegment whole = Posix.at(at, size);
+        owned.put(path, new Owned(SharedMapping.Kind.AT_SAME_ADDRESS, whole));
+        MemorySegment.ofAddress(at).reinterpret(0, arena, unused -> release(path));
+        return whole.asSlice(0, bytes);
+    }
+
+    @Override
+    public synchronized MemorySegment mappedFile(long bytes, Arena arena) {
+        Path file = newFile();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            channel.truncate(bytes);
+            MemorySegment whole = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+            owned.put(file.toString(), new Owned(SharedMapping.Kind.MAPPED_FILE, whole));
+            MemorySegment.ofAddress(0).reinterpret(0, arena, unused -> release(file.toString()));
+            return whole;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map a file for persistent memory", e);
+        }
+    }
+
+    private Path newFile() {
+        return folder.resolve("verbs4j-shared-" + ProcessHandle.current().pid() + "-" + NAMES.incrementAndGet());
+    }
+
+    /** The case that allocated {@code path} is over: the agent lets go, the range is reserved again, the file removed. */
+    private synchronized void release(String path) {
+        Owned o = owned.remove(path);
+        if (o == null) {
+            return;
+        }
+        try {
+            agent.forget(path);
+        } finally {
+            if (o.kind() == SharedMapping.Kind.AT_SAME_ADDRESS) {
+                Posix.reserve(o.whole().address(), o.whole().byteSize());
+            }
+            try {
+                Files.deleteIfExists(Path.of(path));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            if (owned.values().stream().noneMatch(x -> x.kind() == SharedMapping.Kind.AT_SAME_ADDRESS)) {
+                next = 0;
+            }
+        }
+    }
+
+    /** How the agent finds {@code segment}, which must lie in memory this object handed out. */
+    synchronized SharedMapping name(MemorySegment segment) {
+        long address = segment.address();
+        for (Map.Entry<String, Owned> e : owned.entrySet()) {
+            MemorySegment whole = e.getValue().whole();
+            long offset = address - whole.address();
+            if (offset >= 0 && offset + segment.byteSize() <= whole.byteSize()) {
+                return new SharedMapping(e.getKey(), e.getValue().kind(), whole.address(), whole.byteSize(), offset,
+                        segment.byteSize());
+            }
+        }
+        throw new IllegalArgumentException("memory at 0x" + Long.toHexString(address) + " is not shared with the agent: "
+                + "give the remote side memory from Testbed.memory, freshPages or mappedFile");
+    }
+
+    /** This process's view of memory the agent names. */
+    synchronized MemorySegment resolve(SharedMapping mapping) {
+        Owned o = owned.get(mapping.path());
+        if (o == null) {
+            throw new IllegalStateException("the agent names memory this process no longer maps: " + mapping.path());
+        }
+        return mapping.slice(o.whole());
+    }
+
+    @Override
+    public void close() {
+        try {
+            agent.close();
+        } finally {
+            Posix.munmap(base, RESERVATION);
+        }
+    }
+}
