@@ -24,6 +24,32 @@ java_run -cp "$classpath" dev.verbs4j.conformance.ConformanceMain --provider ibv
 echo $? > "$out/conformance.rc"
 tail -n 40 "$out/conformance.log"
 
+# The whole suite with its two sides on the two providers: the side posting the requests in
+# one namespace, the remote side in a conformance agent in the other, over the veth pair.
+# The soft side sends the kernel's FLUSH ICRC variant (see Icrc.computeRxeFlush).
+soft_opts="-Dverbs4j.soft.devices=soft0=10.9.0.2 -Dverbs4j.soft.rxeFlushIcrc=true"
+cross_suite() { # $1 = label, $2 = agent command, $3 = suite command (namespace prefixes included)
+    local label=$1 agent=$2 suite=$3
+    step "conformance suite: $label"
+    local start=$SECONDS
+    eval "$agent" > "$out/$label-agent.log" 2>&1 &
+    local apid=$!
+    eval "$suite" > "$out/$label.log" 2>&1
+    echo $? > "$out/$label.rc"
+    wait "$apid"
+    echo "agent exit status $?" >> "$out/$label-agent.log"
+    tail -n 12 "$out/$label.log"
+    echo "== $label took $(( SECONDS - start )) s"
+}
+suite_main="dev.verbs4j.conformance.ConformanceMain --report-dir conformance-tests/target/conformance --timeout-ms 30000"
+agent_main="dev.verbs4j.conformance.agent.AgentMain"
+cross_suite soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:18600" \
+    "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $suite_main \
+        --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18600 --label soft-to-rxe'"
+cross_suite rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $agent_main --listen 10.9.0.2:18601'" \
+    "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
+        --peer-agent 10.9.0.2:18601 --label rxe-to-soft"
+
 two_sides() { # $1 = what to call the logs, $2 = server command (namespace prefix included), $3 = client command
     local name=$1 server=$2 client=$3
     step "$name"

@@ -11,6 +11,7 @@ import java.util.Arrays;
  * <li>{@code pingpong}: RC SEND/RECV round trips plus an RDMA WRITE and READ between two processes, like {@code ibv_rc_pingpong}</li>
  * <li>{@code perf}: perftest's measurements, in one process or as {@code --server} and client</li>
  * <li>{@code perf-report}: an HTML page with charts of what {@code perf --json} wrote</li>
+ * <li>{@code conformance-agent}: the remote side of a conformance run whose sides are in two processes</li>
  * </ul>
  */
 public final class Verbs4jCli {
@@ -32,6 +33,7 @@ public final class Verbs4jCli {
                 case "pingpong" -> PingpongCommand.run(rest, out, err);
                 case "perf" -> dev.verbs4j.tools.perf.PerfCommand.run(rest, out, err);
                 case "perf-report" -> dev.verbs4j.tools.perf.PerfReport.run(rest, out);
+                case "conformance-agent" -> ConformanceAgentCommand.run(rest, out, err);
                 case "help", "-h", "--help" -> {
                     usage(out);
                     yield 0;
@@ -70,6 +72,9 @@ public final class Verbs4jCli {
         out.println("                 --threads 1|2 (write_lat: one thread for both sides, or one each)");
         out.println("  perf --server [--provider NAME] [--device NAME] [--address IP] [-p PORT]");
         out.println("                 the responder of one client's perf run, as a perftest server is");
+        out.println("  conformance-agent --listen ADDRESS:PORT");
+        out.println("                 the remote side of a conformance run in two processes, namespaces or hosts: the test");
+        out.println("                 process runs ConformanceMain ... --peer-agent ADDRESS:PORT (needs the suite built)");
         out.println("  perf-report IN.jsonl [OUT.html]");
         out.println("                 an HTML page with charts (bandwidth, latency against size) of what perf --json wrote");
     }

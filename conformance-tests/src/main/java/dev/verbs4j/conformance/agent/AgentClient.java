@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The test process's end of an agent session. Each resource the agent holds appears here
@@ -30,6 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class AgentClient implements AutoCloseable {
     /** Longest wait for one answer: a blocked call in the agent is bounded by its own timeout well before. */
     private static final int ANSWER_TIMEOUT_MS = 300_000;
+    /** How long the first connection keeps trying while an agent started beside this process comes up. */
+    private static final long FIRST_CONNECT_NS = 60_000_000_000L;
 
     private final InetSocketAddress address;
     private final AgentProcess process;
@@ -152,17 +156,33 @@ final class AgentClient implements AutoCloseable {
     private Connection connection() {
         Connection c = connection.get();
         if (c == null) {
-            try {
-                c = new Connection(address);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot reach the conformance agent at " + address, e);
-            }
+            c = connect();
             synchronized (connections) {
                 connections.add(c);
             }
             connection.set(c);
         }
         return c;
+    }
+
+    private Connection connect() {
+        boolean first;
+        synchronized (connections) {
+            first = connections.isEmpty();
+        }
+        long deadline = System.nanoTime() + (first ? FIRST_CONNECT_NS : 0);
+        while (true) {
+            try {
+                return new Connection(address);
+            } catch (ConnectException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new UncheckedIOException("cannot reach the conformance agent at " + address, e);
+                }
+                LockSupport.parkNanos(200_000_000L);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot reach the conformance agent at " + address, e);
+            }
+        }
     }
 
     /** A resource in the agent: every call but Object's runs there. */
