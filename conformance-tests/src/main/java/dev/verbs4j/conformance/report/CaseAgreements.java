@@ -1,6 +1,7 @@
 package dev.verbs4j.conformance.report;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,7 @@ public final class CaseAgreements {
 
     /** Each case that {@link Agreement#DISAGREE disagrees}, with the columns where it failed unexplained. */
     public Map<String, List<String>> disagreements() {
-        return unexplainedColumns;
+        return Collections.unmodifiableMap(unexplainedColumns);
     }
 
     /** One line: {@code agreement: N cases ran on 2+ columns: A agree, E explained by findings, U unexplained disagreements}. */

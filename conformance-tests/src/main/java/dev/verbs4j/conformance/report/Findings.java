@@ -18,9 +18,10 @@ import java.util.Map;
  * when that side's provider is {@code <provider>} and its device starts with the prefix. One
  * line per case, tab-separated, in one of two forms:
  * <pre>
- * case-id  reason                       the run's two sides are both that device
- * case-id  local|remote|either  reason  the behaviour is that side's: the device posting the
- *                                       request, the one answering it, or either (the wire)
+ * case-id  reason                       applies where both sides of the run are that device
+ * case-id  local|remote|either  reason  applies where that side is the device: the one posting
+ *                                       the request, the one it is aimed at, or either (the
+ *                                       wire, or a copy both sides make)
  * </pre>
  * A failing case listed for its run is a finding, not a failure; the JSON report keeps the raw
  * outcome. A finding named for one side never excuses the case in a run where the device is
