@@ -14,14 +14,19 @@ while IFS= read -r -d '' report; do
 done < <(find "$root" -path '*/target/surefire-reports*/TEST-*.xml' -print0 2>/dev/null)
 failed=$((failures + errors))
 passed=$((tests - failed - skipped))
-# The kernel-rxe run in the micro-VM: its cases, plus findings (kernel behaviour that differs
-# from the IBTA specification, listed with the reason) counted apart, not as passes.
+# The kernel-rxe run in the micro-VM, summed over its columns (ibverbs-rxe, soft-to-rxe,
+# rxe-to-soft, interop), then one line per column: its cases, plus findings (kernel behaviour
+# that differs from the IBTA specification, listed with the reason) counted apart, not as passes.
 vm_summary="$root/target/vm/summary.env"
 if [ -f "$vm_summary" ]; then
     # shellcheck disable=SC1090
     . "$vm_summary"
     if [ "${VM_STATUS:-}" = ran ]; then
         echo "kernel rxe (micro-VM): ${VM_PASSED} passed, ${VM_FAILED} failed, ${VM_SKIPPED} skipped, ${VM_FINDINGS} findings"
+        for ((i = 1; i <= ${VM_COLUMNS:-0}; i++)); do
+            column="VM_COLUMN_$i"
+            echo "  ${!column}"
+        done
         tests=$((tests + VM_PASSED + VM_FAILED + VM_SKIPPED))
         passed=$((passed + VM_PASSED))
         failed=$((failed + VM_FAILED))

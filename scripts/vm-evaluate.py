@@ -1,34 +1,121 @@
-"""Checks what the kernel-rxe VM run left in target/vm and the conformance report.
+"""Checks what the kernel-rxe VM run left in target/vm and the conformance reports.
 
-A case that fails on the kernel rxe is accepted only when conformance-tests/findings/
-ibverbs-rxe.tsv lists it, with the reason (a kernel behaviour that differs from the IBTA
-specification, which the soft provider follows): it is printed as a finding. Any other
+Every conformance report with the kernel (the ibverbs provider) on a side is a VM column:
+ibverbs-rxe (kernel both sides, required), and soft-to-rxe / rxe-to-soft (one side each)
+when the VM wrote them. A case that fails in a column is accepted only when a findings list
+(conformance-tests/findings/<provider>-<device prefix>.tsv) names it for a side of that
+column the list's device is on, with the reason (a kernel behaviour that differs from the
+IBTA specification, which the soft provider follows): it is printed as a finding. Any other
 failure, a failed interop run or a missing result fails the run. Writes
-target/vm/summary.env for scripts/test-summary.sh, and one conformance report per interop
-direction (interop-<direction>.json beside ibverbs-rxe.json), so the matrix has a column for
-each soft/kernel pair.
+target/vm/summary.env for scripts/test-summary.sh (totals over the VM columns, and one line
+per column), and one conformance report per interop direction (interop-<direction>.json
+beside ibverbs-rxe.json), so the matrix has a column for each soft/kernel pair.
 """
 import datetime
 import json
 import os
 import re
+import shlex
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VM = os.path.join(ROOT, "target", "vm")
-REPORT = os.path.join(ROOT, "conformance-tests", "target", "conformance", "ibverbs-rxe.json")
-FINDINGS = os.path.join(ROOT, "conformance-tests", "findings", "ibverbs-rxe.tsv")
+REPORTS = os.path.join(ROOT, "conformance-tests", "target", "conformance")
+KERNEL_COLUMN = "ibverbs-rxe"
+FINDINGS = os.path.join(ROOT, "conformance-tests", "findings")
+
+# The rule of dev.verbs4j.conformance.report.Findings: a line applies to a run when the list's
+# device is on the side it names (a two-column line: on both sides).
+SIDES = {
+    "both": lambda local, remote: local and remote,
+    "local": lambda local, remote: local,
+    "remote": lambda local, remote: remote,
+    "either": lambda local, remote: local or remote,
+}
 
 
-def findings():
-    known = {}
-    with open(FINDINGS) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line and not line.startswith("#"):
-                case, reason = line.split("\t", 1)
-                known[case] = reason
-    return known
+def finding_lists():
+    """Every findings list as (provider, device prefix, {case id: [(side, reason)]})."""
+    lists = []
+    for name in sorted(n for n in os.listdir(FINDINGS) if n.endswith(".tsv")):
+        provider, prefix = name[:-len(".tsv")].split("-", 1)
+        by_case = {}
+        with open(os.path.join(FINDINGS, name)) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                fields = line.split("\t")
+                if not line.strip() or line.startswith("#") or len(fields) < 2:
+                    continue
+                if len(fields) == 2:
+                    side, reason = "both", fields[1]
+                elif len(fields) == 3 and fields[1].strip() in ("local", "remote", "either"):
+                    side, reason = fields[1].strip(), fields[2]
+                else:
+                    raise ValueError("%s: a line is case, [local|remote|either,] reason: %s" % (name, line))
+                by_case.setdefault(fields[0].strip(), []).append((side, reason.strip()))
+        lists.append((provider, prefix, by_case))
+    return lists
+
+
+def finding(lists, run, case_id):
+    """What the device does instead, if a list names case_id for a side of run its device is on; else None."""
+    for provider, prefix, by_case in lists:
+        local = run["provider"] == provider and run["device"].startswith(prefix)
+        remote = run["peerProvider"] == provider and run["peerDevice"].startswith(prefix)
+        for side, reason in by_case.get(case_id, []):
+            if SIDES[side](local, remote):
+                return reason
+    return None
+
+
+def vm_columns():
+    """The conformance reports with the kernel on a side, ibverbs-rxe first; the interop reports are judged apart."""
+    if not os.path.isdir(REPORTS):
+        return []
+    columns = []
+    for name in sorted(os.listdir(REPORTS)):
+        if not name.endswith(".json") or name.startswith("interop-"):
+            continue
+        with open(os.path.join(REPORTS, name)) as f:
+            try:
+                report = json.load(f)
+            except ValueError:
+                continue
+        if isinstance(report, dict) and report.get("format") == "verbs4j-conformance-report/1" and "ibverbs" in (report["provider"], report["peerProvider"]):
+            columns.append(report)
+    return sorted(columns, key=lambda r: (r["label"] != KERNEL_COLUMN, r["label"]))
+
+
+def judge_column(report, lists, problems):
+    """Prints the column's counts and findings and adds its unexplained failures to problems.
+
+    Returns passed, skipped and findings counts, and the column's line for summary.env.
+    """
+    label = report["label"]
+    pair = "%s/%s -> %s/%s" % (report["provider"], report["device"], report["peerProvider"], report["peerDevice"])
+    passed = skipped = 0
+    seen_findings = []
+    failed_before = len(problems)
+    for case in report["cases"]:
+        outcome = case["outcome"]
+        reason = finding(lists, report, case["id"])
+        if outcome == "pass":
+            passed += 1
+            if reason:
+                print("%s: listed finding no longer reproduces (remove it or narrow its side): %s" % (label, case["id"]))
+        elif outcome == "skip":
+            skipped += 1
+        elif reason:
+            seen_findings.append((case["id"], case["detail"], reason))
+        else:
+            problems.append("conformance case failed in %s (%s): %s: %s" % (label, pair, case["id"], case["detail"]))
+    failed = len(problems) - failed_before
+    print("conformance %s (%s): %d passed, %d findings, %d skipped, %d unexpected failures"
+          % (label, pair, passed, len(seen_findings), skipped, failed))
+    for case, detail, reason in seen_findings:
+        print("  finding %s: %s -- %s" % (case, detail, reason))
+    return passed, skipped, len(seen_findings), "%s: %d passed, %d failed, %d skipped, %d findings" % (
+        label, passed, failed, skipped, len(seen_findings))
 
 
 # What each side of `verbs4j pingpong --all-ops` prints once a check has passed: one
@@ -93,7 +180,7 @@ def write_interop_report(name, rc):
         "counts": {"pass": len(cases) - failed, "fail": failed, "skip": 0},
         "cases": cases,
     }
-    with open(os.path.join(os.path.dirname(REPORT), "interop-%s.json" % name), "w") as f:
+    with open(os.path.join(REPORTS, "interop-%s.json" % name), "w") as f:
         json.dump(report, f, indent=2)
         f.write("\n")
     return [c for c in cases if c["outcome"] == "fail"]
@@ -112,30 +199,19 @@ def perf_line(path, pattern):
 
 def main():
     problems = []
-    if not os.path.exists(REPORT):
-        print("kernel rxe suite: no conformance report at " + REPORT)
+    columns = vm_columns()
+    if not any(r["label"] == KERNEL_COLUMN for r in columns):
+        print("kernel rxe suite: no %s.json conformance report in %s" % (KERNEL_COLUMN, REPORTS))
         sys.exit(1)
-    with open(REPORT) as f:
-        report = json.load(f)
-    known = findings()
-    passed = skipped = 0
-    seen_findings = []
-    for case in report["cases"]:
-        outcome = case["outcome"]
-        if outcome == "pass":
-            passed += 1
-            if case["id"] in known:
-                print("kernel rxe: listed finding no longer reproduces (remove it): " + case["id"])
-        elif outcome == "skip":
-            skipped += 1
-        elif case["id"] in known:
-            seen_findings.append((case["id"], case["detail"], known[case["id"]]))
-        else:
-            problems.append("conformance case failed on the kernel rxe: %s: %s" % (case["id"], case["detail"]))
-    print("kernel rxe conformance (ibverbs on rxe0): %d passed, %d findings, %d skipped, %d unexpected failures"
-          % (passed, len(seen_findings), skipped, len(problems)))
-    for case, detail, reason in seen_findings:
-        print("  finding %s: %s -- %s" % (case, detail, reason))
+    lists = finding_lists()
+    passed = skipped = findings = 0
+    column_lines = []
+    for report in columns:
+        column_passed, column_skipped, column_findings, line = judge_column(report, lists, problems)
+        passed += column_passed
+        skipped += column_skipped
+        findings += column_findings
+        column_lines.append(line)
 
     interop_passed = 0
     for name in ("kernel-server-soft-client", "soft-server-kernel-client"):
@@ -146,6 +222,7 @@ def main():
         except OSError:
             rc = ["missing"]
         failed_cases = write_interop_report(name, rc)
+        column_lines.append("interop-%s: %d passed, %d failed" % (name, len(INTEROP_CASES) - len(failed_cases), len(failed_cases)))
         if rc == ["0", "0"] and not failed_cases:
             interop_passed += 1
             print("interop %s: both sides verified every byte and result" % name)
@@ -186,9 +263,14 @@ def main():
             print("perf on rxe0: %s %.3f Gb/s vs ib_write_bw %.3f Gb/s: %.0f%%"
                   % (what, float(line[3]), float(bw_c[3]), 100 * float(line[3]) / float(bw_c[3])))
 
+    print("kernel rxe VM, all columns: %d passed, %d failed, %d skipped, %d findings"
+          % (passed + interop_passed, len(problems), skipped, findings))
     with open(os.path.join(VM, "summary.env"), "w") as f:
         f.write("VM_STATUS=ran\nVM_PASSED=%d\nVM_FAILED=%d\nVM_SKIPPED=%d\nVM_FINDINGS=%d\n"
-                % (passed + interop_passed, len(problems), skipped, len(seen_findings)))
+                % (passed + interop_passed, len(problems), skipped, findings))
+        f.write("VM_COLUMNS=%d\n" % len(column_lines))
+        for i, line in enumerate(column_lines, 1):
+            f.write("VM_COLUMN_%d=%s\n" % (i, shlex.quote(line)))
     for p in problems:
         print("FAILED: " + p)
     sys.exit(1 if problems else 0)

@@ -5,6 +5,8 @@ import dev.verbs4j.Provider;
 import dev.verbs4j.Verbs;
 import dev.verbs4j.conformance.fixture.Completions;
 import dev.verbs4j.conformance.fixture.ConformanceConfig;
+import dev.verbs4j.conformance.report.Agreement;
+import dev.verbs4j.conformance.report.CaseAgreements;
 import dev.verbs4j.conformance.report.ReportFiles;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.discovery.ClassNameFilter;
@@ -25,7 +27,10 @@ import java.util.Map;
 /**
  * Runs the conformance suite against the provider and devices given on the command line
  * and writes the same report the build writes ({@code <label>.json} plus the merged
- * matrix). Exit status: 0 when no case failed, 1 when some did, 2 for a usage error.
+ * matrix). Exit status: 0 when no case failed, 1 when some did, 2 for a usage error. With
+ * {@code --merge} it only rebuilds the matrix and prints its agreement line: 0 when every
+ * case that ran on two or more columns agrees or differs only by listed findings, 1 when
+ * some case disagrees unexplained (each is printed) or the reports cannot be merged.
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp "$(cat target/conformance-classpath.txt):target/classes" \
  *      dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe1
@@ -67,7 +72,7 @@ public final class ConformanceMain {
                     return 0;
                 }
                 case "--merge" -> {
-                    return merge(out);
+                    return merge(ReportFiles.directory(), out);
                 }
                 default -> {
                     if (i + 1 >= args.length || !(PROPERTY_OPTIONS.containsKey(a) || a.equals("--select"))) {
@@ -115,18 +120,25 @@ public final class ConformanceMain {
         }
     }
 
-    private static int merge(PrintStream out) {
+    /** Rebuilds the matrix in {@code dir}; returns 1 when a case disagrees across columns unexplained. */
+    static int merge(Path dir, PrintStream out) {
         List<String> warnings = new ArrayList<>();
+        ReportFiles.Merged merged;
         try {
-            for (Path p : ReportFiles.rewriteMatrix(ReportFiles.directory(), warnings)) {
-                out.println("report: " + p.toAbsolutePath().normalize());
-            }
+            merged = ReportFiles.rewriteMatrix(dir, warnings);
         } catch (IOException e) {
             out.println("cannot merge reports: " + e);
             return 1;
         }
+        for (Path p : merged.files()) {
+            out.println("report: " + p.toAbsolutePath().normalize());
+        }
         warnings.forEach(w -> out.println("WARNING " + w));
-        return 0;
+        CaseAgreements agreements = merged.agreements();
+        agreements.disagreements().forEach((id, columns) ->
+                out.println("DISAGREE " + id + ": fails unexplained in " + String.join(", ", columns)));
+        out.println(agreements.summaryLine());
+        return agreements.count(Agreement.DISAGREE) == 0 ? 0 : 1;
     }
 
     private static String usage() {
@@ -145,7 +157,8 @@ public final class ConformanceMain {
                   --timeout-ms N        how long a case waits for an expected completion (default 5000)
                   --select WHAT         a family (base, errors, flush, atomicwrite, memwindow, odp) or a class; repeatable
                   --list                list providers and devices, then exit
-                  --merge               only rebuild the matrix from the JSON reports in the report folder
+                  --merge               only rebuild the matrix from the JSON reports in the report folder;
+                                        exit 1 when a case's columns disagree without a listed finding
                 """;
     }
 }

@@ -6,84 +6,149 @@ import java.io.InputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Cases where a provider's device answers differently from the IBTA specification, as listed
- * in {@code conformance-tests/findings/<provider>-<device prefix>.tsv}: one line per case, the
- * case id, a tab, and what the device does instead. A failing case listed for its run is a
- * finding, not a failure; the JSON report keeps the raw outcome.
+ * in {@code conformance-tests/findings/<provider>-<device prefix>.tsv}. A list applies to a
+ * side of a run (the local side posts the request under test, the remote side is its target)
+ * when that side's provider is {@code <provider>} and its device starts with the prefix. One
+ * line per case, tab-separated, in one of two forms:
+ * <pre>
+ * case-id  reason                       applies where both sides of the run are that device
+ * case-id  local|remote|either  reason  applies where that side is the device: the one posting
+ *                                       the request, the one it is aimed at, or either (the
+ *                                       wire, or a copy both sides make)
+ * </pre>
+ * A failing case listed for its run is a finding, not a failure; the JSON report keeps the raw
+ * outcome. A finding named for one side never excuses the case in a run where the device is
+ * only on the other. scripts/vm-evaluate.py reads the same files with the same rule.
  */
 public final class Findings {
     /** The lists shipped with the suite, by file name without {@code .tsv}. */
     private static final List<String> LISTS = List.of("ibverbs-rxe");
     private static final String RESOURCE_DIR = "/dev/verbs4j/conformance/findings/";
 
-    private final Map<String, Map<String, String>> byList;
+    /** Which side of a run must be the listed device for a finding to apply. */
+    public enum Side {
+        /** Both sides: a two-column line. */
+        BOTH,
+        /** The side that posts the request under test. */
+        LOCAL,
+        /** The side the request is aimed at: the responder. */
+        REMOTE,
+        /** Either side: the behaviour shows whichever side the device is on. */
+        EITHER;
 
-    private Findings(Map<String, Map<String, String>> byList) {
-        this.byList = byList;
+        boolean applies(boolean localMatches, boolean remoteMatches) {
+            return switch (this) {
+                case BOTH -> localMatches && remoteMatches;
+                case LOCAL -> localMatches;
+                case REMOTE -> remoteMatches;
+                case EITHER -> localMatches || remoteMatches;
+            };
+        }
+
+        /** The side a line's middle column names. @throws IllegalArgumentException for any other word */
+        static Side named(String word) {
+            return switch (word) {
+                case "local" -> LOCAL;
+                case "remote" -> REMOTE;
+                case "either" -> EITHER;
+                default -> throw new IllegalArgumentException("unknown side '" + word + "' (local, remote or either)");
+            };
+        }
+    }
+
+    private record Listed(Side side, String reason) {
+    }
+
+    /** A list's device, and its findings by case id. */
+    private record DeviceList(String provider, String devicePrefix, Map<String, List<Listed>> byCase) {
+        boolean isOn(String runProvider, String runDevice) {
+            return runProvider.equals(provider) && runDevice.startsWith(devicePrefix);
+        }
+    }
+
+    private final List<DeviceList> lists;
+
+    private Findings(List<DeviceList> lists) {
+        this.lists = lists;
     }
 
     /** No case is a finding. */
     public static Findings none() {
-        return new Findings(Map.of());
+        return new Findings(List.of());
     }
 
     /** The lists shipped with the suite. */
     public static Findings bundled() {
-        Map<String, Map<String, String>> lists = new HashMap<>();
+        Map<String, String> texts = new HashMap<>();
         for (String name : LISTS) {
             try (InputStream in = Findings.class.getResourceAsStream(RESOURCE_DIR + name + ".tsv")) {
                 if (in == null) {
                     throw new IllegalStateException("findings list " + name + ".tsv is not on the class path");
                 }
-                lists.put(name, parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+                texts.put(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
-        return new Findings(lists);
+        return of(texts);
     }
 
-    /** The given lists, by name ({@code <provider>-<device prefix>}), each as the text of a TSV file. */
+    /**
+     * The given lists, by name ({@code <provider>-<device prefix>}), each as the text of a TSV file.
+     *
+     * @throws IllegalArgumentException when a line names an unknown side or has too many columns
+     */
     public static Findings of(Map<String, String> listTexts) {
-        Map<String, Map<String, String>> lists = new HashMap<>();
-        listTexts.forEach((name, text) -> lists.put(name, parse(text)));
+        List<DeviceList> lists = new ArrayList<>();
+        listTexts.forEach((name, text) -> {
+            int dash = name.indexOf('-');
+            lists.add(new DeviceList(name.substring(0, dash), name.substring(dash + 1), parse(name, text)));
+        });
         return new Findings(lists);
     }
 
-    private static Map<String, String> parse(String text) {
-        Map<String, String> reasons = new HashMap<>();
+    private static Map<String, List<Listed>> parse(String name, String text) {
+        Map<String, List<Listed>> byCase = new HashMap<>();
         try (BufferedReader lines = new BufferedReader(new StringReader(text))) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                int tab = line.indexOf('\t');
-                if (line.isBlank() || line.startsWith("#") || tab <= 0) {
+                String[] fields = line.split("\t", -1);
+                if (line.isBlank() || line.startsWith("#") || fields.length < 2) {
                     continue;
                 }
-                reasons.put(line.substring(0, tab).trim(), line.substring(tab + 1).trim());
+                Listed listed = switch (fields.length) {
+                    case 2 -> new Listed(Side.BOTH, fields[1].trim());
+                    case 3 -> new Listed(Side.named(fields[1].trim()), fields[2].trim());
+                    default -> throw new IllegalArgumentException(name + ".tsv: more than three columns: " + line);
+                };
+                byCase.computeIfAbsent(fields[0].trim(), id -> new ArrayList<>()).add(listed);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return reasons;
+        return byCase;
     }
 
-    /** What the device does instead, if {@code c} failed in {@code run} and is listed for it; else null. */
+    /**
+     * What the device does instead, if {@code c} failed in {@code run} and is listed for a side
+     * of the run that the list's device is on; else null.
+     */
     public String reason(RunReport run, CaseResult c) {
         if (c.outcome() != Outcome.FAIL) {
             return null;
         }
-        for (Map.Entry<String, Map<String, String>> list : byList.entrySet()) {
-            int dash = list.getKey().indexOf('-');
-            String provider = list.getKey().substring(0, dash);
-            String devicePrefix = list.getKey().substring(dash + 1);
-            if (run.provider().equals(provider) && run.device().startsWith(devicePrefix)) {
-                String reason = list.getValue().get(c.id());
-                if (reason != null) {
-                    return reason;
+        for (DeviceList list : lists) {
+            boolean local = list.isOn(run.provider(), run.device());
+            boolean remote = list.isOn(run.peerProvider(), run.peerDevice());
+            for (Listed listed : list.byCase().getOrDefault(c.id(), List.of())) {
+                if (listed.side().applies(local, remote)) {
+                    return listed.reason();
                 }
             }
         }

@@ -11,7 +11,9 @@ import java.util.TreeMap;
  * The provider-by-case matrix: one row per case, one column per run (pair of provider
  * and device), as Markdown and as HTML. A failing cell shows what was observed, so a
  * difference between providers reads straight off the table. A failure listed in the
- * {@link Findings} for its run shows as a finding, with what the device does instead.
+ * {@link Findings} for its run shows as a finding, with what the device does instead. Each
+ * row also says whether the columns that ran the case agree ({@link CaseAgreements}), and a
+ * summary line counts them.
  */
 public final class MatrixWriter {
     private static final List<String> FAMILY_ORDER = List.of("base", "errors", "flush", "atomicwrite", "memwindow", "odp");
@@ -20,6 +22,7 @@ public final class MatrixWriter {
     private final List<RunReport> runs;
     private final Map<String, CaseResult> rows;
     private final Findings findings;
+    private final CaseAgreements agreements;
 
     /** A matrix of {@code runs}, columns in label order, with no case counted as a finding. */
     public MatrixWriter(List<RunReport> runs) {
@@ -37,6 +40,16 @@ public final class MatrixWriter {
             }
         }
         this.rows = byId;
+        this.agreements = new CaseAgreements(this.runs, findings);
+    }
+
+    /** Whether the columns that ran each case agree. */
+    public CaseAgreements agreements() {
+        return agreements;
+    }
+
+    private String agreementWord(String caseId) {
+        return agreements.of(caseId).map(Agreement::word).orElse("not compared");
     }
 
     private static int familyRank(String id) {
@@ -63,14 +76,15 @@ public final class MatrixWriter {
                     .append(r.count(Outcome.PASS)).append(" | ").append(failures(r)).append(" | ")
                     .append(findings.count(r)).append(" | ").append(r.count(Outcome.SKIP)).append(" | ").append(md(r.startedAt())).append(" |\n");
         }
-        sb.append("\n| case |");
+        sb.append('\n').append(agreements.summaryLine()).append("\n\n| case | agreement |");
         runs.forEach(r -> sb.append(' ').append(md(r.label())).append(" |"));
-        sb.append("\n|---|");
+        sb.append("\n|---|---|");
         runs.forEach(r -> sb.append("---|"));
         sb.append('\n');
         List<Map<String, CaseResult>> indexed = runs.stream().map(MatrixWriter::index).toList();
         for (Map.Entry<String, CaseResult> row : rows.entrySet()) {
-            sb.append("| `").append(row.getKey()).append("` ").append(md(row.getValue().displayName())).append(" |");
+            sb.append("| `").append(row.getKey()).append("` ").append(md(row.getValue().displayName())).append(" | ")
+                    .append(markdownAgreement(row.getKey())).append(" |");
             for (int i = 0; i < runs.size(); i++) {
                 sb.append(' ').append(markdownCell(runs.get(i), indexed.get(i).get(row.getKey()))).append(" |");
             }
@@ -88,6 +102,10 @@ public final class MatrixWriter {
             }
         }
         return sb.toString();
+    }
+
+    private String markdownAgreement(String caseId) {
+        return agreements.of(caseId).orElse(null) == Agreement.DISAGREE ? "**DISAGREE**" : agreementWord(caseId);
     }
 
     private long failures(RunReport r) {
@@ -124,7 +142,8 @@ public final class MatrixWriter {
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>verbs4j conformance matrix</title>\n")
                 .append("<style>body{font-family:sans-serif;font-size:14px}table{border-collapse:collapse}")
                 .append("td,th{border:1px solid #bbb;padding:3px 6px;vertical-align:top}th{background:#eee}")
-                .append(".pass{background:#d4f7d4}.fail{background:#f9c9c9}.skip{background:#f4f0c8}.finding{background:#cfe3f7}.none{color:#999}")
+                .append(".pass,.agree{background:#d4f7d4}.fail,.DISAGREE{background:#f9c9c9}.skip{background:#f4f0c8}")
+                .append(".finding,.explained{background:#cfe3f7}.none{color:#999}")
                 .append("code{font-size:12px}</style></head><body>\n<h1>verbs4j conformance matrix</h1>\n");
         sb.append("<table><tr><th>run</th><th>pair</th><th>pass</th><th>fail</th><th>finding</th><th>skip</th><th>started</th><th>environment</th></tr>\n");
         for (RunReport r : runs) {
@@ -133,13 +152,13 @@ public final class MatrixWriter {
                     .append("</td><td>").append(findings.count(r)).append("</td><td>").append(r.count(Outcome.SKIP)).append("</td><td>").append(html(r.startedAt()))
                     .append("</td><td>").append(html(r.environment())).append("</td></tr>\n");
         }
-        sb.append("</table>\n<h2>Cases</h2>\n<table><tr><th>case</th>");
+        sb.append("</table>\n<p>").append(html(agreements.summaryLine())).append("</p>\n<h2>Cases</h2>\n<table><tr><th>case</th><th>agreement</th>");
         runs.forEach(r -> sb.append("<th>").append(html(r.label())).append("</th>"));
         sb.append("</tr>\n");
         List<Map<String, CaseResult>> indexed = runs.stream().map(MatrixWriter::index).toList();
         for (Map.Entry<String, CaseResult> row : rows.entrySet()) {
             sb.append("<tr><td><code>").append(html(row.getKey())).append("</code><br>").append(html(row.getValue().displayName()))
-                    .append("</td>");
+                    .append("</td>").append(htmlAgreement(row.getKey()));
             for (int i = 0; i < runs.size(); i++) {
                 sb.append(htmlCell(runs.get(i), indexed.get(i).get(row.getKey())));
             }
@@ -159,6 +178,11 @@ public final class MatrixWriter {
             sb.append("</ul>\n");
         }
         return sb.append("</body></html>\n").toString();
+    }
+
+    private String htmlAgreement(String caseId) {
+        String css = agreements.of(caseId).map(Agreement::word).orElse("none");
+        return "<td class=\"" + css + "\">" + agreementWord(caseId) + "</td>";
     }
 
     private String htmlCell(RunReport r, CaseResult c) {

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The report folder: {@code <label>.json} per run, and {@code conformance-matrix.md} /
  * {@code conformance-matrix.html} merged from every run found there, with the
- * {@linkplain Findings#bundled() listed findings} marked. The folder is
+ * {@linkplain Findings#bundled() listed findings} marked and each case's agreement across
+ * the runs. The folder is
  * {@value #DIR_PROPERTY} (default {@code target/conformance}).
  */
 public final class ReportFiles {
@@ -35,21 +36,19 @@ public final class ReportFiles {
     public static List<Path> write(Path dir, RunReport run, List<String> warnings) throws IOException {
         List<Path> written = new ArrayList<>();
         written.add(ReportJson.writeFile(dir, run));
-        MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings), Findings.bundled());
-        Path md = dir.resolve(MATRIX_MARKDOWN);
-        Path html = dir.resolve(MATRIX_HTML);
-        Files.writeString(md, matrix.markdown(), StandardCharsets.UTF_8);
-        Files.writeString(html, matrix.html(), StandardCharsets.UTF_8);
-        written.add(md);
-        written.add(html);
+        written.addAll(rewriteMatrix(dir, warnings).files());
         return written;
     }
 
+    /** What a merge wrote, and how the columns it merged agree. */
+    public record Merged(List<Path> files, CaseAgreements agreements) {
+    }
+
     /** Re-reads every run in {@code dir} and rewrites the matrix only (for merging runs copied in from elsewhere). */
-    public static List<Path> rewriteMatrix(Path dir, List<String> warnings) throws IOException {
+    public static Merged rewriteMatrix(Path dir, List<String> warnings) throws IOException {
         MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings), Findings.bundled());
         Path md = Files.writeString(dir.resolve(MATRIX_MARKDOWN), matrix.markdown(), StandardCharsets.UTF_8);
         Path html = Files.writeString(dir.resolve(MATRIX_HTML), matrix.html(), StandardCharsets.UTF_8);
-        return List.of(md, html);
+        return new Merged(List.of(md, html), matrix.agreements());
     }
 }

@@ -27,9 +27,9 @@ class MatrixWriterTest {
 
         String md = new MatrixWriter(List.of(soft, rxe)).markdown();
 
-        assertTrue(md.contains("| case | ibverbs-ibverbs | soft-soft |"), md);
-        assertTrue(md.contains("| `flush/F#a` flush/F#a | **FAIL**: expected: &lt;REM_ACCESS_ERR&gt; but was: &lt;REM_INV_REQ_ERR&gt; | pass |"), md);
-        assertTrue(md.contains("| `base/B#b` base/B#b | – | pass |"), md);
+        assertTrue(md.contains("| case | agreement | ibverbs-ibverbs | soft-soft |"), md);
+        assertTrue(md.contains("| `flush/F#a` flush/F#a | **DISAGREE** | **FAIL**: expected: &lt;REM_ACCESS_ERR&gt; but was: &lt;REM_INV_REQ_ERR&gt; | pass |"), md);
+        assertTrue(md.contains("| `base/B#b` base/B#b | not compared | – | pass |"), md);
         assertTrue(md.indexOf("`base/B#b`") < md.indexOf("`flush/F#a`"), "families in suite order: " + md);
     }
 
@@ -61,7 +61,7 @@ class MatrixWriterTest {
 
         assertTrue(md.contains("| ibverbs-rxe | ibverbs/rxe0 → ibverbs/rxe0 | 0 | 1 | 1 | 0 |"), md);
         assertTrue(md.contains("| soft-soft | p/d → p/d | 0 | 1 | 0 | 0 |"), md);
-        assertTrue(md.contains("| `flush/F#a` flush/F#a | finding: rxe answers REM_INV_REQ_ERR | **FAIL**: was REM_INV_REQ_ERR |"), md);
+        assertTrue(md.contains("| `flush/F#a` flush/F#a | **DISAGREE** | finding: rxe answers REM_INV_REQ_ERR | **FAIL**: was REM_INV_REQ_ERR |"), md);
         assertTrue(md.contains("- **finding** `flush/F#a`: was REM_INV_REQ_ERR (listed finding: rxe answers REM_INV_REQ_ERR)"), md);
         assertTrue(md.contains("- **fail** `flush/F#b`: was WR_FLUSH_ERR"), md);
         assertTrue(new MatrixWriter(List.of(rxe), findings).html().contains("<td class=\"finding\""));
@@ -73,14 +73,24 @@ class MatrixWriterTest {
 
         String md = new MatrixWriter(List.of(rxeRun(result("flush/F#a", Outcome.PASS, ""))), findings).markdown();
 
-        assertTrue(md.contains("| `flush/F#a` flush/F#a | pass |"), md);
+        assertTrue(md.contains("| `flush/F#a` flush/F#a | not compared | pass |"), md);
     }
 
     @Test
-    void bundledListsAreOnTheClassPath() {
-        Findings bundled = Findings.bundled();
-        CaseResult c = result("errors/ReceiveLengthTest#receiveTooSmallFailsBothSides", Outcome.FAIL, "REM_OP_ERR");
+    void eachRowSaysWhetherTheColumnsThatRanItAgree() {
+        Findings findings = Findings.of(Map.of("ibverbs-rxe", "flush/F#a\tremote\trxe answers REM_INV_REQ_ERR\n"));
+        RunReport soft = run("soft-soft", result("flush/F#a", Outcome.PASS, ""), result("base/B#b", Outcome.PASS, ""));
+        RunReport rxe = rxeRun(result("flush/F#a", Outcome.FAIL, "was REM_INV_REQ_ERR"), result("base/B#b", Outcome.PASS, ""));
+        MatrixWriter matrix = new MatrixWriter(List.of(soft, rxe), findings);
 
-        assertTrue(bundled.reason(rxeRun(c), c) != null, "ibverbs-rxe.tsv lists the receive-length case");
+        String md = matrix.markdown();
+        String html = matrix.html();
+
+        String line = "agreement: 2 cases ran on 2+ columns: 1 agree, 1 explained by findings, 0 unexplained disagreements";
+        assertTrue(md.contains("\n" + line + "\n"), md);
+        assertTrue(md.contains("| `flush/F#a` flush/F#a | explained | finding: rxe answers REM_INV_REQ_ERR | pass |"), md);
+        assertTrue(md.contains("| `base/B#b` base/B#b | agree | pass | pass |"), md);
+        assertTrue(html.contains("<p>" + line + "</p>"), html);
+        assertTrue(html.contains("<td class=\"explained\">explained</td>"), html);
     }
 }

@@ -1,0 +1,115 @@
+package dev.verbs4j.conformance.report;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class FindingsTest {
+    private static final CaseResult FAILED = new CaseResult("errors/E#x", "dev.verbs4j.conformance.errors.E", "x", Outcome.FAIL, "was WR_FLUSH_ERR", 1);
+
+    /** The kernel on both sides, on one side only, and on neither. */
+    private static final RunReport RXE_RXE = column("ibverbs-rxe", "ibverbs", "rxe0", "ibverbs", "rxe0");
+    private static final RunReport SOFT_TO_RXE = column("soft-to-rxe", "soft", "soft0", "ibverbs", "rxe0");
+    private static final RunReport RXE_TO_SOFT = column("rxe-to-soft", "ibverbs", "rxe0", "soft", "soft0");
+    private static final RunReport SOFT_SOFT = column("soft-soft", "soft", "soft0", "soft", "soft1");
+
+    private static RunReport column(String label, String provider, String device, String peerProvider, String peerDevice) {
+        return new RunReport(label, provider, device, peerProvider, peerDevice, "t", 1, "env", List.of(FAILED));
+    }
+
+    private static Findings rxeList(String line) {
+        return Findings.of(Map.of("ibverbs-rxe", "# header\n" + line + "\n"));
+    }
+
+    @Test
+    void twoColumnLineAppliesOnlyWhereBothSidesAreTheDevice() {
+        Findings findings = rxeList("errors/E#x\trxe answers WR_FLUSH_ERR");
+
+        assertEquals("rxe answers WR_FLUSH_ERR", findings.reason(RXE_RXE, FAILED));
+        assertNull(findings.reason(SOFT_TO_RXE, FAILED));
+        assertNull(findings.reason(RXE_TO_SOFT, FAILED));
+    }
+
+    @Test
+    void localFindingDoesNotExcuseTheCaseWhereTheKernelIsOnlyRemote() {
+        Findings findings = rxeList("errors/E#x\tlocal\trxe completes the failing request with WR_FLUSH_ERR");
+
+        assertNotNull(findings.reason(RXE_RXE, FAILED));
+        assertNotNull(findings.reason(RXE_TO_SOFT, FAILED));
+        assertNull(findings.reason(SOFT_TO_RXE, FAILED));
+        assertNull(findings.reason(SOFT_SOFT, FAILED));
+    }
+
+    @Test
+    void remoteFindingDoesNotExcuseTheCaseWhereTheKernelIsOnlyLocal() {
+        Findings findings = rxeList("errors/E#x\tremote\trxe NAKs with REM_OP_ERR");
+
+        assertNotNull(findings.reason(RXE_RXE, FAILED));
+        assertNotNull(findings.reason(SOFT_TO_RXE, FAILED));
+        assertNull(findings.reason(RXE_TO_SOFT, FAILED));
+    }
+
+    @Test
+    void eitherFindingExcusesTheCaseWhereverTheKernelIs() {
+        Findings findings = rxeList("errors/E#x\teither\trxe's copy ignores the page offset");
+
+        assertNotNull(findings.reason(RXE_RXE, FAILED));
+        assertNotNull(findings.reason(SOFT_TO_RXE, FAILED));
+        assertNotNull(findings.reason(RXE_TO_SOFT, FAILED));
+        assertNull(findings.reason(SOFT_SOFT, FAILED));
+    }
+
+    @Test
+    void sideMatchesByProviderAndDevicePrefix() {
+        Findings findings = rxeList("errors/E#x\tremote\trxe NAKs with REM_OP_ERR");
+
+        assertNotNull(findings.reason(column("soft-to-rxe1", "soft", "soft0", "ibverbs", "rxe1"), FAILED));
+        assertNull(findings.reason(column("soft-to-mlx5", "soft", "soft0", "ibverbs", "mlx5_0"), FAILED));
+        assertNull(findings.reason(column("odd", "ibverbs", "soft0", "soft", "rxe0"), FAILED));
+    }
+
+    @Test
+    void caseMayBeListedOncePerSide() {
+        Findings findings = rxeList("errors/E#x\tlocal\tas requester\nerrors/E#x\tremote\tas responder");
+
+        assertEquals("as requester", findings.reason(RXE_TO_SOFT, FAILED));
+        assertEquals("as responder", findings.reason(SOFT_TO_RXE, FAILED));
+    }
+
+    @Test
+    void passOrSkipIsNeverAFinding() {
+        Findings findings = rxeList("errors/E#x\teither\tanything");
+        CaseResult passed = new CaseResult(FAILED.id(), FAILED.className(), "x", Outcome.PASS, "", 1);
+        CaseResult skipped = new CaseResult(FAILED.id(), FAILED.className(), "x", Outcome.SKIP, "no device", 1);
+
+        assertNull(findings.reason(RXE_RXE, passed));
+        assertNull(findings.reason(RXE_RXE, skipped));
+    }
+
+    @Test
+    void unknownSideOrExtraColumnIsRejected() {
+        assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlcoal\treason"));
+        assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlocal\treason\tmore"));
+    }
+
+    @Test
+    void bundledListNamesTheSideOfEachKernelBehaviour() {
+        Findings bundled = Findings.bundled();
+        CaseResult lostLocalStatus = new CaseResult("errors/LocalProtectionTest#unknownLkeyIsLocalProtectionError",
+                "dev.verbs4j.conformance.errors.LocalProtectionTest", "x", Outcome.FAIL, "WR_FLUSH_ERR", 1);
+        CaseResult responderNak = new CaseResult("errors/ReceiveLengthTest#receiveTooSmallFailsBothSides",
+                "dev.verbs4j.conformance.errors.ReceiveLengthTest", "x", Outcome.FAIL, "REM_OP_ERR", 1);
+
+        assertNotNull(bundled.reason(RXE_RXE, lostLocalStatus));
+        assertNotNull(bundled.reason(RXE_TO_SOFT, lostLocalStatus));
+        assertNull(bundled.reason(SOFT_TO_RXE, lostLocalStatus));
+        assertNotNull(bundled.reason(SOFT_TO_RXE, responderNak));
+        assertNull(bundled.reason(RXE_TO_SOFT, responderNak));
+    }
+}
