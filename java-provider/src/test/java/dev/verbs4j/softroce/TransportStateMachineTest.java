@@ -124,6 +124,34 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * A read whose responses are late: the requester times out and asks again for what has
+     * not arrived (IBTA 9.7.5.1.7), and the late responses of the first request come before
+     * the answer to the second. They carry the bytes the second asks for, at the PSNs it
+     * expects, so they continue the read rather than break it.
+     */
+    @Test
+    void lateResponsesOfAReadAskedAgainContinueIt() {
+        try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(10).mtu(dev.verbs4j.Mtu.MTU_1024))) {
+            fillResponderBuffer(p, 8192);
+            int[] responses = {0};
+            linkB().hold = v -> v.has(dev.verbs4j.softroce.wire.OpcodeTable.READ_RESPONSE) && ++responses[0] > 2;
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8192)
+                    .rdmaRead(p.b.mr.address(), p.b.mr.rkey()));
+
+            assertTrue(sim.runUntil(() -> linkA().count(Opcodes.RC_RDMA_READ_REQUEST) == 2, 10_000),
+                    "the requester asked again after its timeout");
+            assertTrue(sim.runUntil(() -> linkB().heldCount() == 12, 10_000),
+                    "six late responses of the first request and six answering the second, held back");
+            linkB().hold = v -> false;
+            linkB().release();
+
+            WorkCompletion wc = poll(sim, p.a.cq, 10_000);
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            assertEquals(-1, p.a.buf.asSlice(0, 8192).mismatch(p.b.buf.asSlice(0, 8192)), "bytes read");
+        }
+    }
+
     private static void fillResponderBuffer(RcPair p, int length) {
         for (int i = 0; i < length; i++) {
             p.b.buf.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 13));

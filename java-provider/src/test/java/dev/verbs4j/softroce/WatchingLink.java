@@ -11,14 +11,20 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * A link that records the opcode and PSN of every packet it sends and drops the ones a
- * test chooses; for state machine tests.
+ * A link that records the opcode and PSN of every packet it sends, and drops or holds back
+ * the ones a test chooses (held packets go out, in order, when the test releases them);
+ * for state machine tests.
  */
 final class WatchingLink implements Link {
     private final Link inner;
     private final PacketView view = new PacketView();
     volatile Predicate<PacketView> drop = p -> false;
+    volatile Predicate<PacketView> hold = p -> false;
     final List<int[]> sent = new ArrayList<>();
+    private final List<Held> held = new ArrayList<>();
+
+    private record Held(ByteBuffer packet, int length, InetSocketAddress destination) {
+    }
 
     WatchingLink(Link inner) {
         this.inner = inner;
@@ -37,8 +43,27 @@ final class WatchingLink implements Link {
             if (drop.test(view)) {
                 return true;
             }
+            if (hold.test(view)) {
+                ByteBuffer copy = ByteBuffer.allocateDirect(length);
+                copy.put(buffer.duplicate().clear().limit(length));
+                held.add(new Held(copy, length, destination));
+                return true;
+            }
         }
         return inner.send(buffer, length, destination);
+    }
+
+    /** How many packets are held back. */
+    int heldCount() {
+        return held.size();
+    }
+
+    /** Sends the held packets, oldest first. */
+    void release() {
+        for (Held h : held) {
+            inner.send(h.packet().clear(), h.length(), h.destination());
+        }
+        held.clear();
     }
 
     /** Sends raw bytes as if this device had sent them (bypassing its engine). */

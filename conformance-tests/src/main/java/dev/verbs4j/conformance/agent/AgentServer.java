@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The agent: holds the remote side's resources and runs every call the test process makes
@@ -66,8 +67,8 @@ final class AgentServer {
             return mappings.resolve(SharedMapping.read(in));
         }
     });
+    private final AtomicInteger connections = new AtomicInteger();
     private long nextHandle = 1;
-    private volatile boolean connected;
 
     AgentServer(ServerSocket listener) {
         this.listener = listener;
@@ -84,7 +85,7 @@ final class AgentServer {
             while (true) {
                 Socket s = listener.accept();
                 s.setTcpNoDelay(true);
-                connected = true;
+                connections.incrementAndGet();
                 Thread.ofPlatform().daemon().name("agent " + s.getRemoteSocketAddress()).start(() -> session(s));
             }
         } catch (IOException e) {
@@ -92,7 +93,21 @@ final class AgentServer {
         }
     }
 
+    /**
+     * Answers one connection's requests until it closes. The session is over when a request
+     * says so, or when every connection the test process opened has closed (it went away).
+     */
     private void session(Socket socket) {
+        try {
+            answerAll(socket);
+        } finally {
+            if (connections.decrementAndGet() == 0) {
+                over.countDown();
+            }
+        }
+    }
+
+    private void answerAll(Socket socket) {
         try (socket;
              DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
              DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()))) {
@@ -112,9 +127,6 @@ final class AgentServer {
             }
         } catch (SocketException | EOFException e) {
             // The test process went away: its connection with it.
-            if (connected) {
-                over.countDown();
-            }
         } catch (IOException e) {
             System.err.println("agent: control channel failed: " + e);
             over.countDown();

@@ -271,8 +271,12 @@ final class Completer {
         boolean endsMessage = opcode == Opcodes.RC_RDMA_READ_RESPONSE_LAST || opcode == Opcodes.RC_RDMA_READ_RESPONSE_ONLY;
         int payload = p.payloadLength();
         boolean lengthOk = endsMessage ? payload == remaining : payload == qp.mtu && remaining > qp.mtu;
-        if (startsMessage == w.responseStarted || !lengthOk) {
-            // Out of sequence (a MIDDLE before FIRST, a FIRST inside a response) or a bad length.
+        // After the requester asked again for the rest of a read (IBTA 9.7.5.1.7), a late
+        // response to the first request may come before the answer to the second: at this
+        // PSN it carries the very bytes the second asks for, so it continues the read.
+        boolean resumes = !startsMessage && !w.responseStarted && w.receivedBytes > 0;
+        if ((startsMessage == w.responseStarted && !resumes) || !lengthOk) {
+            // Out of sequence (a MIDDLE before any FIRST, a FIRST inside a response) or a bad length.
             finish(w, WcStatus.BAD_RESP_ERR);
             return;
         }
