@@ -148,6 +148,14 @@ record AccessCase(Operation op, KeyKind kind, Check check) {
         return outcome == Outcome.REMOTE_ACCESS_ERROR && op == Operation.WRITE_WITH_IMM && check != Check.CROSSING_END;
     }
 
+    /**
+     * SEND_WITH_INV naming {@code rkey}: the send completes either way; the receive shows
+     * whether the key was invalidated, and a write through the key afterwards shows that
+     * an invalidation took effect, or that a refused one left a live key alone. That write
+     * goes through a queue pair that can still use the key: the key's own pair for another
+     * domain's key, else a new pair in the same domains; a type 2 window answers only its
+     * own queue pair, which the refusal put in the error state, so it is not written.
+     */
     private void invalidate(Testbed bed, RcPair route, RcPair keyPair, Requester requester, ResponderSide responder,
                             GuardedTarget target, Grant grant, int rkey, Outcome outcome) {
         requester.post(op, 0, Requester.SEND_BYTES, rkey, 0);
@@ -164,9 +172,10 @@ record AccessCase(Operation op, KeyKind kind, Check check) {
         }
         responder.assertFailed(WcStatus.REM_INV_REQ_ERR, key());
         boolean keyStillNamesMemory = check.revocation() == null;
-        RcPair probe = keyPair != route ? keyPair : kind.boundToQueuePair() ? null : bed.rcPair(spec().sharePdsWith(keyPair));
-        if (keyStillNamesMemory && probe != null) {
-            probe(probe, grant, at, true, target);
+        if (keyPair != route) {
+            probe(keyPair, grant, at, true, target);
+        } else if (keyStillNamesMemory && !kind.boundToQueuePair()) {
+            probe(bed.rcPair(spec().sharePdsWith(keyPair)), grant, at, true, target);
         }
     }
 
@@ -176,7 +185,8 @@ record AccessCase(Operation op, KeyKind kind, Check check) {
         writer.post(Operation.WRITE, grant.addressOf(at.offset()), at.length(), grant.rkey(), 0);
         WorkCompletion wc = Completions.next(through.local().sendCq(), key() + ": the write through the key afterwards");
         if (stillValid) {
-            Expect.success(WcOpcode.RDMA_WRITE, Requester.WR_ID, wc, key() + ": a write through the key the responder refused to invalidate");
+            Expect.success(WcOpcode.RDMA_WRITE, Requester.WR_ID, wc,
+                    key() + ": a write through the key the responder refused to invalidate");
             writer.expectExecuted(Operation.WRITE, target, at.offset(), at.length());
         } else {
             Expect.status(WcStatus.REM_ACCESS_ERR, wc, key() + ": a write through the invalidated key");

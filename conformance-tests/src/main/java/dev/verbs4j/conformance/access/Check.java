@@ -18,7 +18,8 @@ enum Check {
             KeySource.GRANTED, Place.PAST, "rxe check_rkey mr_check_range"),
     CROSSING_END("crossing%sEnd", "from inside the %s across its end, over two MTUs long (a WRITE or READ of several packets)",
             KeySource.GRANTED, Place.CROSSING, "the whole DMA length is checked on the first packet (rxe check_rkey)"),
-    ZERO_LENGTH_AT_START("zeroLengthAt%sStart", "of zero bytes at the start of the %s", KeySource.GRANTED, Place.ZERO_AT_START, "C9-88"),
+    ZERO_LENGTH_AT_START("zeroLengthAt%sStart", "of zero bytes at the start of the %s",
+            KeySource.GRANTED, Place.ZERO_AT_START, "C9-88"),
     ZERO_LENGTH_AT_END("zeroLengthAt%sEnd", "of zero bytes at the end of the %s (one past its last byte)",
             KeySource.GRANTED, Place.ZERO_AT_END, "C9-88; rxe mr_check_range"),
     ZERO_LENGTH_PAST_END("zeroLengthPast%sEnd", "of zero bytes a page past the end of the %s",
@@ -31,12 +32,14 @@ enum Check {
             "IBTA 10.6 (a key is valid only in its protection domain); rxe mr_pd / rxe_mw_pd"),
     WITHOUT_RIGHT("without%s", "with a key that lacks %s", KeySource.WITHOUT_RIGHT, Place.MIDDLE,
             "IBTA 10.6 access rights; rxe lookup_mr / rxe_lookup_mw access"),
-    REVOKED_BY_LOCAL_INVALIDATE(Revocation.LOCAL_INVALIDATE, "IBTA 10.6.7.2 LOCAL_INV; rxe state check"),
+    REVOKED_BY_LOCAL_INVALIDATE(Revocation.LOCAL_INVALIDATE,
+            "IBTA 10.6.7.2 LOCAL_INV; rxe lookup_mr / rxe_lookup_mw want state VALID"),
     REVOKED_BY_REBIND(Revocation.REBIND, "IBTA 10.6.7 (a bind gives a new key); rxe key compare"),
     REVOKED_BY_DEALLOC(Revocation.DEALLOC, "ibv_dealloc_mw; rxe_lookup_mw"),
     REVOKED_BY_DEREG(Revocation.DEREG, "ibv_dereg_mr; rxe lookup_mr"),
     THROUGH_ANOTHER_QUEUE_PAIR("throughAnotherQueuePair", "arriving on another queue pair of the same protection domain",
-            KeySource.GRANTED, Place.MIDDLE, "IBTA 10.6.7.2.1 (a type 2 window answers only through its queue pair); rxe_lookup_mw mw->qp");
+            KeySource.GRANTED, Place.MIDDLE,
+            "IBTA 10.6.7.2.1 (a type 2 window answers only through its queue pair); rxe_lookup_mw mw->qp");
 
     /** Which key a request names. */
     enum KeySource { GRANTED, UNKNOWN, OTHER_PD, WITHOUT_RIGHT, REVOKED }
@@ -128,7 +131,8 @@ enum Check {
         }
         if (op.shape() == Operation.Shape.KEY) {
             return switch (this) {
-                case VALID_KEY, UNKNOWN_KEY, KEY_OF_ANOTHER_PD, REVOKED_BY_REBIND, REVOKED_BY_DEALLOC, REVOKED_BY_DEREG -> Optional.empty();
+                case VALID_KEY, UNKNOWN_KEY, KEY_OF_ANOTHER_PD, REVOKED_BY_REBIND, REVOKED_BY_DEALLOC, REVOKED_BY_DEREG ->
+                        Optional.empty();
                 case REVOKED_BY_LOCAL_INVALIDATE -> Optional.of("SEND_WITH_INV of a key LOCAL_INV already invalidated repeats an"
                         + " invalidation; the data operations check that the key no longer grants access");
                 case THROUGH_ANOTHER_QUEUE_PAIR -> Optional.of("SEND_WITH_INV through another queue pair: the tie of a type 2"

@@ -16,11 +16,11 @@ enum Outcome {
             "IBTA 10.6.7.2 and the memory management extensions; rxe invalidate_rkey"),
     /**
      * The invalidation is refused: the send is acknowledged, but the receive fails with
-     * REM_INV_REQ_ERR and the responder goes to ERR (the kernel rxe's class J); the key
-     * keeps granting access.
+     * REM_INV_REQ_ERR and the responder goes to ERR (the kernel rxe's class J); a key that
+     * names memory keeps granting access.
      */
     INVALIDATION_REFUSED("the sender completes; the receive fails REM_INV_REQ_ERR and the responder goes to ERR;"
-            + " the key still grants access", "rxe RESPST_ERR_INVALIDATE_RKEY (class J)");
+            + " a key that names memory keeps granting access", "rxe RESPST_ERR_INVALIDATE_RKEY (class J)");
 
     private final String description;
     private final String citation;
