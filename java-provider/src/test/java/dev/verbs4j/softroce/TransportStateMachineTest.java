@@ -224,6 +224,25 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * A one-packet RDMA WRITE with immediate takes a receive before its R_Key fails: that
+     * receive completes with the local protection error verbs define for it (IBTA 11.6.2,
+     * IBV_WC_LOC_ACCESS_ERR), not as an invalid request.
+     */
+    @Test
+    void writeWithImmediateUnderBadRkeyFailsItsReceiveWithLocalAccessError() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            p.b.qp.postRecv(new ReceiveWorkRequest().wrId(9).buffer(p.b.mr, 0, 64));
+            p.a.qp.postSend(new SendWorkRequest().wrId(5).signaled(true).buffer(p.a.mr, 0, 64)
+                    .rdmaWriteWithImm(p.b.mr.address(), p.b.mr.rkey() ^ 0x5a, 7));
+            assertEquals(WcStatus.REM_ACCESS_ERR, poll(sim, p.a.cq, 10_000).status());
+            WorkCompletion receive = poll(sim, p.b.cq, 10_000);
+            assertEquals(9, receive.wrId());
+            assertEquals(WcStatus.LOC_ACCESS_ERR, receive.status(), receive.toString());
+            assertEquals(QpState.ERR, p.b.qp.state());
+        }
+    }
+
     @Test
     void misalignedAtomicIsAnInvalidRequest() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Records every conformance case of a run and writes the report when the run ends
@@ -34,11 +35,13 @@ public final class ConformanceReportListener implements TestExecutionListener {
 
     private final Map<String, CaseResult> results = new LinkedHashMap<>();
     private final Map<String, Long> startedNs = new LinkedHashMap<>();
+    private TestPlan plan;
     private Instant started;
     private long startNs;
 
     @Override
     public void testPlanExecutionStarted(TestPlan plan) {
+        this.plan = plan;
         results.clear();
         startedNs.clear();
         started = Instant.now();
@@ -76,7 +79,7 @@ public final class ConformanceReportListener implements TestExecutionListener {
     }
 
     private void record(TestIdentifier id, Outcome outcome, String detail) {
-        Optional<String> caseId = caseId(id);
+        Optional<String> caseId = caseId(id, plan::getParent);
         if (caseId.isEmpty() && outcome == Outcome.FAIL && id.getParentId().isEmpty() && !results.isEmpty()) {
             // The engine itself failed, e.g. closing the shared devices at the end of the run.
             caseId = Optional.of("run/" + id.getDisplayName() + "#(engine)");
@@ -94,10 +97,15 @@ public final class ConformanceReportListener implements TestExecutionListener {
     /**
      * {@code family/Class#method} for a conformance method, {@code family/Class#(class)} for
      * a failed class; empty for anything not tagged {@value #TAG} (other tests on the class path).
+     * A generated case ({@code DynamicTest}) carries no tags of its own: it is a conformance
+     * case when its factory is, and its member is the method name of its {@code method:} source
+     * URI, e.g. {@code access/RemoteAccessMatrixTest#write.mw2.firstByteBeforeWindow}.
+     *
+     * @param parent the parent of an identifier in the running plan ({@code TestPlan::getParent})
      */
-    static Optional<String> caseId(TestIdentifier id) {
+    static Optional<String> caseId(TestIdentifier id, Function<TestIdentifier, Optional<TestIdentifier>> parent) {
         Optional<TestSource> source = id.getSource();
-        if (source.isEmpty() || id.getTags().stream().noneMatch(t -> t.getName().equals(TAG))) {
+        if (source.isEmpty() || !tagged(id, parent)) {
             return Optional.empty();
         }
         String className = className(source.get());
@@ -113,6 +121,15 @@ public final class ConformanceReportListener implements TestExecutionListener {
         String simple = rest.substring(rest.lastIndexOf('.') + 1);
         String member = source.get() instanceof MethodSource m ? m.getMethodName() : "(class)";
         return Optional.of(family + "/" + simple + "#" + member);
+    }
+
+    private static boolean tagged(TestIdentifier id, Function<TestIdentifier, Optional<TestIdentifier>> parent) {
+        for (Optional<TestIdentifier> at = Optional.of(id); at.isPresent(); at = parent.apply(at.get())) {
+            if (at.get().getTags().stream().anyMatch(t -> t.getName().equals(TAG))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String className(TestSource source) {

@@ -794,12 +794,19 @@ final class Responder {
                 && w.region() == region;
     }
 
-    /** Class C (IBTA Table 59): NAK, fail the receive in progress, and move the QP to error. */
+    /**
+     * Class C (IBTA Table 59): NAK, fail the receive in progress, and move the QP to error.
+     * A receive an RDMA WRITE with immediate took before its R_Key failed completes with
+     * IBV_WC_LOC_ACCESS_ERR, the status verbs give a protection error on a local buffer
+     * while processing a peer's write with immediate (IBTA 11.6.2); the kernel rxe reports
+     * IBV_WC_REM_ACCESS_ERR there. Other class C errors fail it as an invalid request.
+     */
     private void classC(int syndrome, int psn) {
         sendAck(syndrome, psn);
         qp.counters.increment(Counters.NAKS_SENT);
         if (receiveActive) {
-            completeReceive(WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, true);
+            WcStatus status = syndrome == Aeth.NAK_REMOTE_ACCESS_ERROR ? WcStatus.LOC_ACCESS_ERR : WcStatus.REM_INV_REQ_ERR;
+            completeReceive(status, WcOpcode.RECV, 0, 0, 0, true);
         }
         qp.enterError(null);
     }
