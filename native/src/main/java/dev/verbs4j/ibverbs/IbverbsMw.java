@@ -74,9 +74,14 @@ final class IbverbsMw extends Resource implements MemoryWindow {
         return rkey;
     }
 
-    /** A BIND_MW work request was posted for this (type 2) window. */
+    /**
+     * A BIND_MW work request was posted for this (type 2) window: its new key is the key the
+     * next bind names the window by ({@code ibv_wr_bind_mw} reads {@code mw->rkey}, which
+     * only the application updates for type 2 windows).
+     */
     void bindPosted(int newRkey, IbverbsMr region, long length) {
         rkey = newRkey;
+        handle.rkey(newRkey);
         boundRegion = length == 0 ? null : region;
     }
 

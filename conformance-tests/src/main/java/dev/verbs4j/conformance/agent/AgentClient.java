@@ -4,6 +4,7 @@ import dev.verbs4j.DeviceContext;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -17,17 +18,20 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The test process's end of an agent session. Each resource the agent holds appears here
  * as an object implementing its API interface, whose every call runs in the agent: the
- * fixture and the cases use it exactly as they use a resource of this process. Each
- * calling thread has a connection of its own, so a call that blocks in the agent holds
- * only its caller.
+ * fixture and the cases use it exactly as they use a resource of this process. A call
+ * takes an idle connection (or opens one) and gives it back when answered, so a call that
+ * blocks in the agent holds only its caller, and threads that come and go reuse the
+ * connections of those before them.
  */
 final class AgentClient implements AutoCloseable {
     /** Longest wait for one answer: a blocked call in the agent is bounded by its own timeout well before. */
@@ -39,7 +43,7 @@ final class AgentClient implements AutoCloseable {
     private final AgentProcess process;
     private final Map<Long, Object> proxies = new ConcurrentHashMap<>();
     private final List<Connection> connections = new ArrayList<>();
-    private final ThreadLocal<Connection> connection = new ThreadLocal<>();
+    private final Deque<Connection> idle = new ConcurrentLinkedDeque<>();
     private final Codec codec = new Codec(new Codec.Peer() {
         @Override
         public void writeResource(DataOutputStream out, Object resource, Class<?> type) throws IOException {
@@ -102,41 +106,53 @@ final class AgentClient implements AutoCloseable {
 
     /** Opens {@code device} of {@code provider} in the agent. */
     DeviceContext open(String provider, String device) {
-        return (DeviceContext) request(c -> {
-            c.out.writeByte(Protocol.OPEN);
-            c.out.writeUTF(provider);
-            c.out.writeUTF(device);
+        return (DeviceContext) request(out -> {
+            out.writeByte(Protocol.OPEN);
+            out.writeUTF(provider);
+            out.writeUTF(device);
         }, null, null);
     }
 
     boolean reserve(long base, long size) {
-        return (Boolean) request(c -> {
-            c.out.writeByte(Protocol.RESERVE);
-            c.out.writeLong(base);
-            c.out.writeLong(size);
+        return (Boolean) request(out -> {
+            out.writeByte(Protocol.RESERVE);
+            out.writeLong(base);
+            out.writeLong(size);
         }, null, null);
     }
 
     void forget(String path) {
-        request(c -> {
-            c.out.writeByte(Protocol.FORGET);
-            c.out.writeUTF(path);
+        request(out -> {
+            out.writeByte(Protocol.FORGET);
+            out.writeUTF(path);
         }, null, null);
     }
 
     private interface Request {
-        void write(Connection c) throws IOException;
+        void write(DataOutputStream out) throws IOException;
     }
 
-    /** Sends one request on this thread's connection and reads the answer: a value, or the exception the agent threw. */
+    /**
+     * Sends one request on an idle connection and reads the answer: a value, or the
+     * exception the agent threw. The request is encoded whole first, so a value the channel
+     * cannot carry fails before anything is sent; a connection whose exchange broke off is
+     * closed, never reused out of step.
+     */
     private Object request(Request request, Method method, Object[] args) {
-        Connection c = connection();
+        byte[] message = encode(request);
+        Connection c = idle.pollFirst();
+        if (c == null) {
+            c = connect();
+        }
+        boolean inStep = false;
         try {
-            request.write(c);
+            c.out.write(message);
             c.out.flush();
             int status = c.in.readByte();
             if (status == Protocol.THROWN) {
-                throw Protocol.readThrown(c.in);
+                RuntimeException thrown = Protocol.readThrown(c.in);
+                inStep = true;
+                throw thrown;
             }
             Object result = codec.read(c.in, method == null ? null : method.getGenericReturnType(), args);
             if (method != null) {
@@ -146,23 +162,28 @@ final class AgentClient implements AutoCloseable {
                     Codec.copyInto(args[index], codec.read(c.in, method.getGenericParameterTypes()[index], null));
                 }
             }
+            inStep = true;
             return result;
         } catch (IOException e) {
             throw new UncheckedIOException("the conformance agent at " + address + " went away"
                     + (process == null ? "" : process.exitNote()), e);
+        } finally {
+            if (inStep) {
+                idle.addFirst(c);
+            } else {
+                c.closeQuietly();
+            }
         }
     }
 
-    private Connection connection() {
-        Connection c = connection.get();
-        if (c == null) {
-            c = connect();
-            synchronized (connections) {
-                connections.add(c);
-            }
-            connection.set(c);
+    private static byte[] encode(Request request) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            request.write(new DataOutputStream(bytes));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return c;
+        return bytes.toByteArray();
     }
 
     private Connection connect() {
@@ -173,7 +194,11 @@ final class AgentClient implements AutoCloseable {
         long deadline = System.nanoTime() + (first ? FIRST_CONNECT_NS : 0);
         while (true) {
             try {
-                return new Connection(address);
+                Connection c = new Connection(address);
+                synchronized (connections) {
+                    connections.add(c);
+                }
+                return c;
             } catch (ConnectException e) {
                 if (System.nanoTime() - deadline >= 0) {
                     throw new UncheckedIOException("cannot reach the conformance agent at " + address, e);
@@ -205,17 +230,17 @@ final class AgentClient implements AutoCloseable {
                     default -> "agent " + type.getSimpleName() + " #" + handle;
                 };
             }
-            return request(c -> {
-                c.out.writeByte(Protocol.CALL);
-                c.out.writeLong(handle);
-                c.out.writeUTF(method.getDeclaringClass().getName());
-                c.out.writeUTF(method.getName());
-                c.out.writeInt(method.getParameterCount());
+            return request(out -> {
+                out.writeByte(Protocol.CALL);
+                out.writeLong(handle);
+                out.writeUTF(method.getDeclaringClass().getName());
+                out.writeUTF(method.getName());
+                out.writeInt(method.getParameterCount());
                 for (Class<?> p : method.getParameterTypes()) {
-                    c.out.writeUTF(p.getName());
+                    out.writeUTF(p.getName());
                 }
                 for (Object a : args) {
-                    codec.write(c.out, a, null);
+                    codec.write(out, a, null);
                 }
             }, method, args);
         }
@@ -239,13 +264,21 @@ final class AgentClient implements AutoCloseable {
         public void close() throws IOException {
             socket.close();
         }
+
+        void closeQuietly() {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // A connection that broke off: nothing more to do with it.
+            }
+        }
     }
 
     /** Ends the session: the agent exits, and a started agent process is waited for. */
     @Override
     public void close() {
         try {
-            request(c -> c.out.writeByte(Protocol.SHUTDOWN), null, null);
+            request(out -> out.writeByte(Protocol.SHUTDOWN), null, null);
         } catch (RuntimeException e) {
             // Already gone: nothing to end.
         }

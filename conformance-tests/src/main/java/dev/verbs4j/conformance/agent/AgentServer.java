@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The agent: holds the remote side's resources and runs every call the test process makes
@@ -35,6 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class AgentServer {
     private static final Object UNKNOWN = new Object();
+    private static final long RECONNECT_GRACE_NS = 3_000_000_000L;
 
     private final ServerSocket listener;
     private final AgentMappings mappings = new AgentMappings();
@@ -102,9 +104,22 @@ final class AgentServer {
             answerAll(socket);
         } finally {
             if (connections.decrementAndGet() == 0) {
-                over.countDown();
+                endUnlessReconnected();
             }
         }
+    }
+
+    /**
+     * The last connection closed: the session is over unless the test process opens another
+     * soon (it closes a connection whose exchange broke off and carries on with a new one).
+     */
+    private void endUnlessReconnected() {
+        Thread.ofPlatform().daemon().name("agent idle").start(() -> {
+            LockSupport.parkNanos(RECONNECT_GRACE_NS);
+            if (connections.get() == 0) {
+                over.countDown();
+            }
+        });
     }
 
     private void answerAll(Socket socket) {

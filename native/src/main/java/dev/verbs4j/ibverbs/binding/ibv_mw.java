@@ -27,8 +27,14 @@ public final class ibv_mw extends Pointer {
     @MemberGetter
     public native ibv_pd pd();
 
-    @MemberGetter
+    /**
+     * The window's rkey as the provider library knows it: a type 1 bind ({@code ibv_bind_mw})
+     * updates it; after a type 2 bind ({@code ibv_wr_bind_mw}) the application sets it,
+     * because the library names the window by this key in the next bind.
+     */
     public native @Cast("uint32_t") int rkey();
+
+    public native ibv_mw rkey(@Cast("uint32_t") int setter);
 
     /** Kernel object handle. */
     @MemberGetter
