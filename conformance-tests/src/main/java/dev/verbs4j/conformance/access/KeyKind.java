@@ -106,7 +106,8 @@ enum KeyKind {
 
     /** Adds what the queue pairs need for this kind: REG_MR work requests for fast registration. */
     RcSpec adapt(RcSpec spec) {
-        return this == FR ? spec.allow(WrOpcode.REG_MR) : spec;
+        // Only the key's owner, the remote side, posts REG_MR (and LOCAL_INV); the requester need not.
+        return this == FR ? spec.allowOnRemote(WrOpcode.REG_MR) : spec;
     }
 
     /**
