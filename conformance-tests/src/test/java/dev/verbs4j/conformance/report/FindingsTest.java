@@ -93,9 +93,48 @@ class FindingsTest {
     }
 
     @Test
-    void unknownSideOrExtraColumnIsRejected() {
+    void unknownSideKernelRangeOrExtraColumnIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlcoal\treason"));
         assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlocal\treason\tmore"));
+        assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlocal\t6.x..\treason"));
+        assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlocal\t6.1..\treason\tmore"));
+    }
+
+    private static RunReport onKernel(String kernel) {
+        return new RunReport("ibverbs-rxe-" + kernel, "ibverbs", "rxe0", "ibverbs", "rxe0", "t", 1, "env", kernel,
+                RunCapabilities.NONE, List.of(FAILED));
+    }
+
+    @Test
+    void kernelRangeLimitsTheLineToThoseReleases() {
+        Findings findings = rxeList("errors/E#x\tlocal\t6.2..6.12\tonly there");
+
+        assertNull(findings.reason(onKernel("6.1.0-50-amd64"), FAILED));
+        assertNotNull(findings.reason(onKernel("6.2.16-amd64"), FAILED));
+        assertNotNull(findings.reason(onKernel("6.12.117+deb13-amd64"), FAILED));
+        assertNull(findings.reason(onKernel("6.13.1-amd64"), FAILED));
+        assertNull(findings.reason(onKernel("7.3.4+deb13-amd64"), FAILED));
+        assertNull(findings.reason(RXE_RXE, FAILED), "a run that recorded no kernel");
+    }
+
+    @Test
+    void openEndedRangesAndBothSides() {
+        Findings upTo = rxeList("errors/E#x\tboth\t..6.1\told kernels");
+        Findings from = rxeList("errors/E#x\teither\t6.15..\tnew kernels");
+
+        assertNotNull(upTo.reason(onKernel("6.1.0-50-amd64"), FAILED));
+        assertNull(upTo.reason(onKernel("6.12.117+deb13-amd64"), FAILED));
+        assertNull(from.reason(onKernel("6.14.9-amd64"), FAILED));
+        assertNotNull(from.reason(onKernel("7.3.4+deb13-amd64"), FAILED));
+        assertNull(upTo.reason(column("rxe-to-soft", "ibverbs", "rxe0", "soft", "soft0"), FAILED));
+    }
+
+    @Test
+    void firstApplyingLineGivesTheReason() {
+        Findings findings = rxeList("errors/E#x\tlocal\t..6.1\tLOC_QP_OP_ERR there\nerrors/E#x\tlocal\tWR_FLUSH_ERR elsewhere");
+
+        assertEquals("LOC_QP_OP_ERR there", findings.reason(onKernel("6.1.0-50-amd64"), FAILED));
+        assertEquals("WR_FLUSH_ERR elsewhere", findings.reason(onKernel("6.12.117+deb13-amd64"), FAILED));
     }
 
     @Test
