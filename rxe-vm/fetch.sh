@@ -109,10 +109,24 @@ GENERIC_RELEASE='[0-9]+\.[0-9]+(\.[0-9]+)?(-[0-9]+)?(\+[a-z0-9.~]+)?-amd64'
 # Prints "release version" for every generic amd64 kernel in the index (its
 # newest package version), newest release first. 7.x kernels are split into
 # linux-binary-* (image), linux-modules-* and linux-base-*; 6.x ship one
-# linux-image-*.
+# linux-image-* (a split kernel's linux-image-* only depends on its parts). A
+# split kernel counts only when its modules are in the index too (backports
+# keep older linux-binary-* packages without them).
 kernel_candidates() {
     apt_private apt-cache dumpavail |
         awk '/^Package: /{p=$2} /^Version: /{print p, $2}' |
+        awk '/^linux-modules-/ {modules[substr($1, 15) " " $2] = 1; next}
+             /^linux-binary-/ {split_kernels[++n] = $0; split_release[substr($1, 14) " " $2] = 1; next}
+             /^linux-image-/ {images[++m] = $0}
+             END {for (i = 1; i <= n; i++) {
+                      split(split_kernels[i], f, " ")
+                      if ((substr(f[1], 14) " " f[2]) in modules) print split_kernels[i]
+                  }
+                  # The image package of a split kernel only depends on its parts.
+                  for (i = 1; i <= m; i++) {
+                      split(images[i], f, " ")
+                      if (!((substr(f[1], 13) " " f[2]) in split_release)) print images[i]
+                  }}' |
         sed -nE "s/^linux-(image|binary)-($GENERIC_RELEASE)(-unsigned)? (.*)\$/\\2 \\7/p" |
         sort -u | sort -t' ' -k1,1Vr -k2,2Vr | awk '!seen[$1]++'
 }
@@ -193,11 +207,17 @@ unpack() { # target-dir deb...
     mv "$target.tmp" "$target"
 }
 
+# Whether the index holds the package at that version (a name that only another
+# package provides, as the signed image provides -unsigned, does not count).
+has_version() { # package version
+    apt_private apt-cache madison "$1" 2>/dev/null | awk -F' *[|] *' -v v="$2" '$2 == v {found = 1} END {exit !found}'
+}
+
 fetch_kernel_release() { # release version
     local release=$1 version=$2 names=() name debs=()
-    if apt_private apt-cache show "linux-binary-$release=$version" >/dev/null 2>&1; then
+    if has_version "linux-binary-$release" "$version"; then
         names=("linux-binary-$release" "linux-modules-$release" "linux-base-$release")
-    elif apt_private apt-cache show "linux-image-$release-unsigned=$version" >/dev/null 2>&1; then
+    elif has_version "linux-image-$release-unsigned" "$version"; then
         names=("linux-image-$release-unsigned")
     else
         names=("linux-image-$release")
