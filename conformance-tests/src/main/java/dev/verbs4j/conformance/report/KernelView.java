@@ -165,24 +165,56 @@ public final class KernelView {
                 : "same outcome on every kernel: " + String.join(", ", parts);
     }
 
-    /** Each listed finding with the kernels it appears on. */
+    /**
+     * Each listed finding with the kernels it appears on: one row per reason and set of kernels,
+     * naming the cases. The reason is shortened to its first clause (up to the first colon);
+     * the HTML cell's title has it whole.
+     */
     Table findingsTable() {
-        Table t = new Table(List.of("case", "what the kernel does", "kernels", "first", "last"));
+        Table t = new Table(List.of("cases", "what the kernel does", "kernels", "first", "last"));
         Map<String, List<String>> kernelsByCase = new LinkedHashMap<>();
-        Map<String, String> reasons = new LinkedHashMap<>();
+        Map<String, String> reasonByCase = new LinkedHashMap<>();
         for (RunReport r : runs) {
             for (CaseResult c : r.cases()) {
                 String reason = findings.reason(r, c);
                 if (reason != null) {
-                    kernelsByCase.computeIfAbsent(c.id(), id -> new ArrayList<>()).add(r.kernel());
-                    reasons.putIfAbsent(c.id(), reason);
+                    String key = c.id() + "\u0000" + reason;
+                    kernelsByCase.computeIfAbsent(key, k -> new ArrayList<>()).add(r.kernel());
+                    reasonByCase.put(key, reason);
                 }
             }
         }
-        kernelsByCase.forEach((id, kernels) -> t.row(List.of(Cell.code(id), Cell.of(reasons.get(id)),
-                Cell.of(kernels.size() == runs.size() ? "all " + runs.size() : String.join(", ", kernels)),
-                Cell.of(kernels.getFirst()), Cell.of(kernels.getLast()))));
+        Map<String, List<String>> casesByRow = new LinkedHashMap<>();
+        Map<String, List<String>> kernelsByRow = new LinkedHashMap<>();
+        kernelsByCase.forEach((key, kernels) -> {
+            String row = reasonByCase.get(key) + "\u0000" + kernels;
+            casesByRow.computeIfAbsent(row, k -> new ArrayList<>()).add(key.substring(0, key.indexOf('\u0000')));
+            kernelsByRow.put(row, kernels);
+        });
+        casesByRow.forEach((row, cases) -> {
+            String reason = row.substring(0, row.indexOf('\u0000'));
+            List<String> kernels = kernelsByRow.get(row);
+            t.row(List.of(new Cell(String.join(", ", cases), "code", ""), new Cell(firstClause(reason), "", reason),
+                    Cell.of(onKernels(kernels)),
+                    Cell.of(kernels.getFirst()), Cell.of(kernels.getLast())));
+        });
         return t;
+    }
+
+    /** "all 7", "6 of 7" for a run of neighbouring columns, else the releases. */
+    private String onKernels(List<String> kernels) {
+        List<String> all = runs.stream().map(RunReport::kernel).toList();
+        int first = all.indexOf(kernels.getFirst());
+        boolean neighbours = all.subList(first, Math.min(all.size(), first + kernels.size())).equals(kernels);
+        if (kernels.size() == all.size()) {
+            return "all " + all.size();
+        }
+        return neighbours ? kernels.size() + " of " + all.size() : String.join(", ", kernels);
+    }
+
+    private static String firstClause(String reason) {
+        int colon = reason.indexOf(": ");
+        return colon < 0 ? reason : reason.substring(0, colon);
     }
 
     /** The view as a Markdown document. */
