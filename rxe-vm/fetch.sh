@@ -35,8 +35,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-# rdma_rxe has FLUSH and ATOMIC WRITE since 6.2; on-demand paging for them is
-# recent, and 6.17 is the floor the harness asks for (smoke.sh checks the caps).
+# The default kernel's rxe should have everything the suite covers: FLUSH and
+# ATOMIC WRITE (6.12 has them, 6.1 not), on-demand paging for them (6.16) and
+# prefetch (6.17), as conformance-kernels.md shows; smoke.sh checks the caps.
 MIN_KERNEL=6.17
 APT_DIR=$RXEVM_CACHE/apt
 DEB_DIR=$RXEVM_CACHE/debs
