@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FindingsTest {
     private static final CaseResult FAILED = new CaseResult("errors/E#x", "dev.verbs4j.conformance.errors.E", "x", Outcome.FAIL, "was WR_FLUSH_ERR", 1);
@@ -137,18 +138,38 @@ class FindingsTest {
         assertEquals("WR_FLUSH_ERR elsewhere", findings.reason(onKernel("6.12.117+deb13-amd64"), FAILED));
     }
 
+    private static RunReport onKernel(String kernel, String provider, String peerProvider) {
+        return new RunReport("k", provider, provider.equals("soft") ? "soft0" : "rxe0", peerProvider,
+                peerProvider.equals("soft") ? "soft0" : "rxe0", "t", 1, "env", kernel, RunCapabilities.NONE, List.of(FAILED));
+    }
+
     @Test
     void bundledListNamesTheSideOfEachKernelBehaviour() {
         Findings bundled = Findings.bundled();
+        RunReport rxeRxe = onKernel("7.3.4+deb13-amd64", "ibverbs", "ibverbs");
+        RunReport rxeToSoft = onKernel("7.3.4+deb13-amd64", "ibverbs", "soft");
+        RunReport softToRxe = onKernel("7.3.4+deb13-amd64", "soft", "ibverbs");
         CaseResult lostLocalStatus = new CaseResult("errors/LocalProtectionTest#unknownLkeyIsLocalProtectionError",
                 "dev.verbs4j.conformance.errors.LocalProtectionTest", "x", Outcome.FAIL, "WR_FLUSH_ERR", 1);
         CaseResult responderNak = new CaseResult("errors/ReceiveLengthTest#receiveTooSmallFailsBothSides",
                 "dev.verbs4j.conformance.errors.ReceiveLengthTest", "x", Outcome.FAIL, "REM_OP_ERR", 1);
 
-        assertNotNull(bundled.reason(RXE_RXE, lostLocalStatus));
-        assertNotNull(bundled.reason(RXE_TO_SOFT, lostLocalStatus));
-        assertNull(bundled.reason(SOFT_TO_RXE, lostLocalStatus));
-        assertNotNull(bundled.reason(SOFT_TO_RXE, responderNak));
-        assertNull(bundled.reason(RXE_TO_SOFT, responderNak));
+        assertNotNull(bundled.reason(rxeRxe, lostLocalStatus));
+        assertNotNull(bundled.reason(rxeToSoft, lostLocalStatus));
+        assertNull(bundled.reason(softToRxe, lostLocalStatus));
+        assertNotNull(bundled.reason(softToRxe, responderNak));
+        assertNull(bundled.reason(rxeToSoft, responderNak));
+    }
+
+    @Test
+    void bundledListGivesEachKernelItsOwnAnswer() {
+        Findings bundled = Findings.bundled();
+        CaseResult lostLocalStatus = new CaseResult("errors/LocalProtectionTest#unknownLkeyIsLocalProtectionError",
+                "dev.verbs4j.conformance.errors.LocalProtectionTest", "x", Outcome.FAIL, "LOC_QP_OP_ERR", 1);
+
+        assertTrue(bundled.reason(onKernel("6.1.0-50-amd64", "ibverbs", "ibverbs"), lostLocalStatus).contains("LOC_QP_OP_ERR"));
+        assertTrue(bundled.reason(onKernel("7.3.4+deb13-amd64", "ibverbs", "ibverbs"), lostLocalStatus).contains("WR_FLUSH_ERR"));
+        assertNull(bundled.reason(onKernel("6.8.0-1-amd64", "ibverbs", "ibverbs"), lostLocalStatus),
+                "a kernel between the ranges, which nobody ran");
     }
 }

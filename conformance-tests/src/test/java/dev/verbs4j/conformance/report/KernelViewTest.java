@@ -46,7 +46,7 @@ class KernelViewTest {
         List<String> rows = view.capabilitiesTable().rows().stream().map(row -> row.getFirst().text()).toList();
 
         assertEquals(List.of("FLUSH_GLOBAL", "ODP"), rows);
-        assertEquals("MEM_WINDOW", view.commonCapabilities());
+        assertEquals("Every kernel reports: MEM_WINDOW.", view.commonCapabilities());
     }
 
     @Test
