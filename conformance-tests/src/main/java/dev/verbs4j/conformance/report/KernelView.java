@@ -99,10 +99,12 @@ public final class KernelView {
         return t;
     }
 
-    /** Capabilities every kernel reports. */
+    /** Capabilities every kernel reports, as a sentence. */
     String commonCapabilities() {
-        return String.join(", ", capabilityWords().stream()
-                .filter(w -> runs.stream().allMatch(r -> r.capabilities().local().contains(w))).toList());
+        List<String> common = capabilityWords().stream()
+                .filter(w -> runs.stream().allMatch(r -> r.capabilities().local().contains(w))).toList();
+        return common.isEmpty() ? "No capability is reported by every kernel (or the reports recorded none)."
+                : "Every kernel reports: " + String.join(", ", common) + ".";
     }
 
     private String word(RunReport r, CaseResult c) {
@@ -225,7 +227,7 @@ public final class KernelView {
         }
         sb.append("The suite with the ibverbs provider on both sides, one column per kernel release.\n\n");
         sb.append(runsTable().markdown()).append("\n## Capabilities that differ between kernels\n\n")
-                .append(capabilitiesTable().markdown()).append("\nEvery kernel reports: ").append(commonCapabilities()).append(".\n")
+                .append(capabilitiesTable().markdown()).append('\n').append(commonCapabilities()).append('\n')
                 .append("\n## Cases whose outcome differs between kernels\n\n").append(differingCases().markdown())
                 .append('\n').append(sameEverywhere()).append(".\n")
                 .append("\n## Findings by kernel\n\n").append(findingsTable().markdown());
@@ -246,7 +248,7 @@ public final class KernelView {
         }
         sb.append("<p>The suite with the ibverbs provider on both sides, one column per kernel release.</p>\n")
                 .append(runsTable().html()).append("<h2>Capabilities that differ between kernels</h2>\n")
-                .append(capabilitiesTable().html()).append("<p>Every kernel reports: ").append(Table.escape(commonCapabilities())).append(".</p>\n")
+                .append(capabilitiesTable().html()).append("<p>").append(Table.escape(commonCapabilities())).append("</p>\n")
                 .append("<h2>Cases whose outcome differs between kernels</h2>\n").append(differingCases().html())
                 .append("<p>").append(Table.escape(sameEverywhere())).append(".</p>\n")
                 .append("<h2>Findings by kernel</h2>\n").append(findingsTable().html());
