@@ -108,9 +108,9 @@ ensure_private_index() {
 GENERIC_RELEASE='[0-9]+\.[0-9]+(\.[0-9]+)?(-[0-9]+)?(\+[a-z0-9.~]+)?-amd64'
 
 # Prints "release version" for every generic amd64 kernel in the index (its
-# newest package version), newest release first. 7.x kernels are split into
-# linux-binary-* (image), linux-modules-* and linux-base-*; 6.x ship one
-# linux-image-* (a split kernel's linux-image-* only depends on its parts). A
+# newest package version), newest release first. From 6.19 a kernel is split
+# into linux-binary-* (image), linux-modules-* and linux-base-*; older ones ship
+# one linux-image-* (a split kernel's linux-image-* only depends on its parts). A
 # split kernel counts only when its modules are in the index too (backports
 # keep older linux-binary-* packages without them).
 kernel_candidates() {
