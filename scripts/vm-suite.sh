@@ -24,7 +24,7 @@ if ! rxe-vm/fetch.sh --kernels "$kernels" > target/vm/fetch.log 2>&1; then
     echo "== kernel rxe suite: rxe-vm/fetch.sh failed (log: target/vm/fetch.log)"
     exit 1
 fi
-grep -E "kernel|qemu|rdma-core" target/vm/fetch.log
+grep -E "^rxe-vm: (kernel|qemu|rdma-core)" target/vm/fetch.log
 
 start=$(date +%s)
 echo "== kernel rxe suite: one boot of the newest kernel for the conformance suite, interop and perf"
