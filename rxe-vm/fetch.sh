@@ -410,13 +410,16 @@ fetch_selected_kernels() {
         return 0
     fi
     ensure_private_index
+    local selected
+    selected=$(select_kernels "$KERNELS") || exit 1
     while read -r release version; do
+        [ -n "$release" ] || continue
         if [ "$release" = "$KERNEL_RELEASE" ]; then
             echo "$KERNEL_RELEASE $KERNEL_PKG_VERSION"
         else
             fetch_extra_kernel "$release" "$version"
         fi
-    done < <(select_kernels "$KERNELS")
+    done <<<"$selected"
 }
 
 main() {
