@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
 # The test command: installs what a fresh machine lacks, builds every module and runs
 # every test, then the ibverbs-provider suite on the kernel's rxe in a micro-VM where
-# qemu can run (skipped, with the reason, where it cannot). Exits non-zero when a test
+# qemu can run (skipped, with the reason, where it cannot): everything on the newest kernel,
+# the ibverbs-rxe suite on the other kernels of the selection. Exits non-zero when a test
 # failed, when no test ran, or when the conformance matrix's columns disagree unexplained.
+#
+#   test.sh [--kernels newest|releases|all|SELECTOR[,...]]
+#
+# --kernels (or VERBS4J_KERNELS) picks the kernels, as rxe-vm/fetch.sh does: releases by
+# default (the kernel of each Debian release and backports, one per major.minor series), all
+# for the newest of every series the archive holds, newest for the newest only.
 set -euo pipefail
+case "${1:-}" in
+    --kernels) [ $# -ge 2 ] || { echo "usage: test.sh [--kernels SELECTION]" >&2; exit 2; }; export VERBS4J_KERNELS=$2 ;;
+    --kernels=*) export VERBS4J_KERNELS=${1#--kernels=} ;;
+    "") ;;
+    *) echo "usage: test.sh [--kernels SELECTION]" >&2; exit 2 ;;
+esac
 root=$(cd "$(dirname "$0")" && pwd)
 cd "$root"
 . scripts/jdk.sh

@@ -2,24 +2,42 @@
 # Installs and fetches everything the rxe micro-VM needs:
 #   - host packages (busybox-static, kmod, rdma-core 44 tools, build deps) with apt-get;
 #   - the newest Debian kernel whose rdma_rxe has ODP, FLUSH and ATOMIC WRITE
-#     (>= 6.17), and qemu 10 from bookworm-backports, both downloaded through a
+#     (>= 6.17), the default of run.sh, plus any other kernels --kernels asks
+#     for, and qemu 10 from bookworm-backports, all downloaded through a
 #     private apt index and unpacked with dpkg-deb -x, never installed;
 #   - rdma-core from sid's orig tarball, built here (its binaries need a newer
 #     glibc than bookworm's 2.36, its source does not).
+#
+#   fetch.sh [--refresh] [--kernels newest|releases|all|SELECTOR[,...]]
+#
+# --kernels: newest (the default); releases (the kernel each of bookworm,
+# bookworm-backports, trixie, trixie-backports and sid installs, one per
+# major.minor series); all (the newest of every series the index holds); or
+# release selectors such as 6.1, 6.12.117 or 7.3.4+deb13-amd64 (the newest
+# release that starts with it). Prints the chosen kernels on stdout, one
+# "release package-version" line each, newest first.
 # A second run with a complete cache only checks it. --refresh re-reads the
-# indexes and picks up newer versions.
+# indexes, picks up newer versions and drops a cached kernel that a newer
+# release of its series replaced.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() { sed -n 's/^#   fetch.sh /usage: fetch.sh /p' "$0" >&2; exit 2; }
 REFRESH=0
-case "${1:-}" in
-    --refresh) REFRESH=1 ;;
-    "") ;;
-    *) echo "usage: $0 [--refresh]" >&2; exit 2 ;;
-esac
+KERNELS=newest
+while [ $# -gt 0 ]; do
+    case $1 in
+        --refresh) REFRESH=1 ;;
+        --kernels) [ $# -ge 2 ] || usage; KERNELS=$2; shift ;;
+        --kernels=*) KERNELS=${1#--kernels=} ;;
+        *) usage ;;
+    esac
+    shift
+done
 
-# rdma_rxe has FLUSH and ATOMIC WRITE since 6.2; on-demand paging for them is
-# recent, and 6.17 is the floor the harness asks for (smoke.sh checks the caps).
+# The default kernel's rxe should have everything the suite covers: FLUSH and
+# ATOMIC WRITE (6.12 has them, 6.1 not), on-demand paging for them (6.16) and
+# prefetch (6.17), as conformance-kernels.md shows; smoke.sh checks the caps.
 MIN_KERNEL=6.17
 APT_DIR=$RXEVM_CACHE/apt
 DEB_DIR=$RXEVM_CACHE/debs
@@ -58,28 +76,109 @@ apt_private() {
         "$@"
 }
 
-update_private_index() {
+# The suites whose kernels the private index offers, oldest first.
+SUITES=(bookworm bookworm-backports trixie trixie-backports sid)
+
+private_sources() {
     local mirror suite
     mirror=$(rxevm_debian_mirror)
+    for suite in "${SUITES[@]}"; do
+        echo "deb $mirror $suite main"
+    done
+    echo "deb-src $mirror sid main"
+}
+
+update_private_index() {
     mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" "$DEB_DIR"
-    {
-        for suite in bookworm-backports trixie trixie-backports sid; do
-            echo "deb $mirror $suite main"
-        done
-        echo "deb-src $mirror sid main"
-    } >"$APT_DIR/sources.list"
-    rxevm_say "reading package indexes from $mirror (bookworm-backports trixie trixie-backports sid)"
+    private_sources >"$APT_DIR/sources.list"
+    rxevm_say "reading package indexes from $(rxevm_debian_mirror) (${SUITES[*]})"
     apt_private apt-get update >/dev/null
 }
 
-# Prints "release version" for every generic amd64 kernel in the index,
-# newest release first. 7.x kernels are split into linux-binary-* (image),
-# linux-modules-* and linux-base-*; 6.x ship one linux-image-*.
+# The index as it is, unless it was never read or read for other suites.
+ensure_private_index() {
+    if [ "$(cat "$APT_DIR/sources.list" 2>/dev/null)" != "$(private_sources)" ] ||
+       ! ls "$APT_DIR"/lists/*_Packages* >/dev/null 2>&1; then
+        update_private_index
+    fi
+}
+
+# A generic amd64 kernel release: 6.1.0-41-amd64, 6.12.117+deb13-amd64, ...
+# (not -cloud-amd64 or -rt-amd64).
+GENERIC_RELEASE='[0-9]+\.[0-9]+(\.[0-9]+)?(-[0-9]+)?(\+[a-z0-9.~]+)?-amd64'
+
+# Prints "release version" for every generic amd64 kernel in the index (its
+# newest package version), newest release first. From 6.19 a kernel is split
+# into linux-binary-* (image), linux-modules-* and linux-base-*; older ones ship
+# one linux-image-* (a split kernel's linux-image-* only depends on its parts). A
+# split kernel counts only when its modules are in the index too (backports
+# keep older linux-binary-* packages without them).
 kernel_candidates() {
     apt_private apt-cache dumpavail |
         awk '/^Package: /{p=$2} /^Version: /{print p, $2}' |
-        sed -nE 's/^linux-(image|binary)-([0-9][^ -]*-amd64)(-unsigned)? (.*)$/\2 \4/p' |
-        sort -u | sort -t' ' -k1,1Vr
+        awk '/^linux-modules-/ {modules[substr($1, 15) " " $2] = 1; next}
+             /^linux-binary-/ {split_kernels[++n] = $0; split_release[substr($1, 14) " " $2] = 1; next}
+             /^linux-image-/ {images[++m] = $0}
+             END {for (i = 1; i <= n; i++) {
+                      split(split_kernels[i], f, " ")
+                      if ((substr(f[1], 14) " " f[2]) in modules) print split_kernels[i]
+                  }
+                  # The image package of a split kernel only depends on its parts.
+                  for (i = 1; i <= m; i++) {
+                      split(images[i], f, " ")
+                      if (!((substr(f[1], 13) " " f[2]) in split_release)) print images[i]
+                  }}' |
+        sed -nE "s/^linux-(image|binary)-($GENERIC_RELEASE)(-unsigned)? (.*)\$/\\2 \\7/p" |
+        sort -u | sort -t' ' -k1,1Vr -k2,2Vr | awk '!seen[$1]++'
+}
+
+series() { # release -> major.minor
+    echo "$1" | grep -oE '^[0-9]+\.[0-9]+'
+}
+
+# The first (newest) line of each major.minor series.
+newest_per_series() {
+    local release version
+    declare -A seen=()
+    while read -r release version; do
+        [ -n "${seen[$(series "$release")]:-}" ] && continue
+        seen[$(series "$release")]=1
+        echo "$release $version"
+    done
+}
+
+# "release version" of the kernel each suite's linux-image-amd64 installs.
+suite_kernels() {
+    local suite meta depends
+    for suite in "${SUITES[@]}"; do
+        meta=$(apt_private apt-cache madison linux-image-amd64 |
+               awk -F' *[|] *' -v s="$suite/" 'index($3, s) {print $2; exit}')
+        [ -n "$meta" ] || { rxevm_say "warning: $suite offers no linux-image-amd64"; continue; }
+        depends=$(apt_private apt-cache show "linux-image-amd64=$meta" | sed -n 's/^Depends: //p' | head -n1)
+        echo "$depends" | tr ',' '\n' |
+            sed -nE "s/^ *linux-(image|binary)-($GENERIC_RELEASE)(-unsigned)? \(= ([^)]*)\).*/\\2 \\7/p" | head -n1
+    done
+}
+
+# "release version" lines a selection names, newest first, each once.
+select_kernels() { # selection
+    local word release version found
+    for word in ${1//,/ }; do
+        case $word in
+            newest) kernel_candidates | head -n1 ;;
+            releases) suite_kernels | sort -t' ' -k1,1Vr | newest_per_series ;;
+            all) kernel_candidates | newest_per_series ;;
+            *)
+                found=
+                while read -r release version; do
+                    if rxevm_release_matches "$release" "$word"; then
+                        echo "$release $version"; found=1; break
+                    fi
+                done < <(kernel_candidates)
+                [ -n "$found" ] || rxevm_die "no kernel in the index answers to '$word'"
+                ;;
+        esac
+    done | sort -t' ' -k1,1Vr | awk '!seen[$1]++'
 }
 
 release_at_least() { # release minimum
@@ -109,11 +208,17 @@ unpack() { # target-dir deb...
     mv "$target.tmp" "$target"
 }
 
+# Whether the index holds the package at that version (a name that only another
+# package provides, as the signed image provides -unsigned, does not count).
+has_version() { # package version
+    apt_private apt-cache madison "$1" 2>/dev/null | awk -F' *[|] *' -v v="$2" '$2 == v {found = 1} END {exit !found}'
+}
+
 fetch_kernel_release() { # release version
     local release=$1 version=$2 names=() name debs=()
-    if apt_private apt-cache show "linux-binary-$release=$version" >/dev/null 2>&1; then
+    if has_version "linux-binary-$release" "$version"; then
         names=("linux-binary-$release" "linux-modules-$release" "linux-base-$release")
-    elif apt_private apt-cache show "linux-image-$release-unsigned=$version" >/dev/null 2>&1; then
+    elif has_version "linux-image-$release-unsigned" "$version"; then
         names=("linux-image-$release-unsigned")
     else
         names=("linux-image-$release")
@@ -126,7 +231,8 @@ fetch_kernel_release() { # release version
     unpack "$RXEVM_CACHE/kernel/$release" "${debs[@]}"
 }
 
-# Fills KERNEL_* for an unpacked release; fails when it has no rdma_rxe.
+# Fills KERNEL_* for an unpacked release and writes its record
+# (kernel/RELEASE.env, see rxevm_use_kernel); fails when it has no rdma_rxe.
 describe_kernel() { # release version
     local root=$RXEVM_CACHE/kernel/$1 dir
     KERNEL_RELEASE=$1
@@ -144,18 +250,42 @@ describe_kernel() { # release version
     mkdir -p "$root/depmod-base/lib/modules"
     ln -sfn "$KERNEL_MODULES" "$root/depmod-base/lib/modules/$1"
     [ -s "$KERNEL_MODULES/modules.dep" ] || depmod -b "$root/depmod-base" "$1"
+    local var
+    for var in KERNEL_RELEASE KERNEL_PKG_VERSION KERNEL_BZIMAGE KERNEL_MODULES; do
+        printf '%s=%q\n' "$var" "${!var}"
+    done >"$root.env"
 }
 
-# After --refresh moved to a newer kernel, the older one only takes space.
-prune_other_kernels() { # kept-release
-    local dir
-    for dir in "$RXEVM_CACHE"/kernel/* "$RXEVM_CACHE"/boot/*; do
-        [ -d "$dir" ] && [ "${dir##*/}" != "$1" ] && rm -rf "$dir"
-    done
-    for dir in "$DEB_DIR"/linux-*.deb; do
-        [ -f "$dir" ] && [[ ${dir##*/} != linux-*-"$1"_* ]] && rm -f "$dir"
-    done
-    return 0
+forget_kernel() { # release
+    rm -rf "$RXEVM_CACHE/kernel/$1" "$RXEVM_CACHE/kernel/$1.env" "$RXEVM_CACHE/boot/$1"
+    rm -f "$DEB_DIR"/linux-*-"$1"_*.deb
+}
+
+# After --refresh moved a series to a newer release, the older one only takes
+# space: of each major.minor series only the newest cached release stays.
+prune_replaced_kernels() {
+    local release _record
+    declare -A kept=()
+    while read -r release _record; do
+        if [ -n "${kept[$(series "$release")]:-}" ]; then
+            rxevm_say "dropping $release (replaced by ${kept[$(series "$release")]})"
+            forget_kernel "$release"
+        else
+            kept[$(series "$release")]=$release
+        fi
+    done < <(rxevm_cached_kernels)
+}
+
+# Fetches one kernel of a selection (not the default one); a kernel that cannot
+# be downloaded or has no rdma_rxe is left out with a warning.
+fetch_extra_kernel() { # release version
+    if [ -f "$RXEVM_CACHE/kernel/$1.env" ] ||
+       { fetch_kernel_release "$1" "$2" && describe_kernel "$1" "$2"; }; then
+        echo "$1 $2"
+    else
+        rxevm_say "warning: kernel $1 ($2) left out: no download or no rdma_rxe"
+        forget_kernel "$1"
+    fi
 }
 
 # Tries the newest releases first; a release that fails to download or lacks
@@ -172,7 +302,6 @@ fetch_kernel() {
         fi
         if [ -d "$RXEVM_CACHE/kernel/$release" ] || fetch_kernel_release "$release" "$version"; then
             if describe_kernel "$release" "$version"; then
-                prune_other_kernels "$release"
                 return 0
             fi
         fi
@@ -262,20 +391,49 @@ write_state() {
 }
 
 print_summary() {
-    rxevm_say "kernel    $KERNEL_RELEASE ($KERNEL_PKG_VERSION)"
+    rxevm_say "kernel    $KERNEL_RELEASE ($KERNEL_PKG_VERSION), the default"
+    local release _record
+    while read -r release _record; do
+        [ "$release" = "$KERNEL_RELEASE" ] || rxevm_say "kernel    $release (cached)"
+    done < <(rxevm_cached_kernels)
     rxevm_say "qemu      $QEMU_VERSION ($QEMU_BINARY)"
     rxevm_say "rdma-core $RDMA_CORE_VERSION ($RDMA_CORE_PREFIX)"
     rxevm_say "cache     $RXEVM_CACHE ($(du -sh "$RXEVM_CACHE" 2>/dev/null | cut -f1))"
 }
 
+# The kernels --kernels names, fetched where missing: "release version" lines,
+# newest first.
+fetch_selected_kernels() {
+    local release version
+    if [ "$KERNELS" = newest ]; then
+        echo "$KERNEL_RELEASE $KERNEL_PKG_VERSION"
+        return 0
+    fi
+    ensure_private_index
+    local selected
+    selected=$(select_kernels "$KERNELS") || exit 1
+    while read -r release version; do
+        [ -n "$release" ] || continue
+        if [ "$release" = "$KERNEL_RELEASE" ]; then
+            echo "$KERNEL_RELEASE $KERNEL_PKG_VERSION"
+        else
+            fetch_extra_kernel "$release" "$version"
+        fi
+    done <<<"$selected"
+}
+
 main() {
     mkdir -p "$RXEVM_CACHE"
     QEMU_HOST_DEPS=
-    if [ "$REFRESH" = 0 ] && rxevm_load_state; then
+    local chosen
+    if [ "$REFRESH" = 0 ] && RXEVM_KERNEL='' rxevm_load_state; then
         install_host_packages
         "$QEMU_BINARY" --version >/dev/null || rxevm_die "$QEMU_BINARY does not run"
-        rxevm_say "cache complete, nothing to fetch"
+        [ -f "$RXEVM_CACHE/kernel/$KERNEL_RELEASE.env" ] || describe_kernel "$KERNEL_RELEASE" "$KERNEL_PKG_VERSION"
+        chosen=$(fetch_selected_kernels)
+        [ "$KERNELS" != newest ] || rxevm_say "cache complete, nothing to fetch"
         print_summary
+        echo "$chosen"
         return 0
     fi
     install_host_packages
@@ -286,8 +444,11 @@ main() {
     "$QEMU_BINARY" --version >/dev/null || rxevm_die "$QEMU_BINARY does not run"
     fetch_rdma_core
     write_state
+    chosen=$(fetch_selected_kernels)
+    [ "$REFRESH" = 0 ] || prune_replaced_kernels
     rm -f "$RXEVM_CACHE"/initramfs/*.tmp 2>/dev/null || true
     print_summary
+    echo "$chosen"
 }
 
 main

@@ -20,8 +20,44 @@ RXEVM_HOST_PACKAGES=(
 rxevm_say() { printf 'rxe-vm: %s\n' "$*" >&2; }
 rxevm_die() { rxevm_say "$*"; exit 1; }
 
+# Whether a kernel release answers to a selector: the release itself, or a
+# version prefix that ends where a version part ends (6.1 names 6.1.0-41-amd64,
+# not 6.12.117+deb13-amd64).
+rxevm_release_matches() { # release selector
+    case $1 in
+        "$2" | "$2".* | "$2"-* | "$2"+*) return 0 ;;
+    esac
+    return 1
+}
+
+# The unpacked kernels fetch.sh recorded ($RXEVM_CACHE/kernel/RELEASE.env),
+# "release record" lines, newest release first.
+rxevm_cached_kernels() {
+    local record release
+    for record in "$RXEVM_CACHE"/kernel/*.env; do
+        [ -f "$record" ] || continue
+        release=${record##*/}
+        printf '%s %s\n' "${release%.env}" "$record"
+    done | sort -t' ' -k1,1Vr
+}
+
+# Loads the record of the newest cached kernel that answers to a selector.
+rxevm_use_kernel() { # selector
+    local release record
+    while read -r release record; do
+        if rxevm_release_matches "$release" "$1"; then
+            # shellcheck source=/dev/null
+            . "$record"
+            return 0
+        fi
+    done < <(rxevm_cached_kernels)
+    RXEVM_WHY="no cached kernel answers to '$1' (cached: $(rxevm_cached_kernels | cut -d' ' -f1 | tr '\n' ' ')run rxe-vm/fetch.sh --kernels $1)"
+    return 1
+}
+
 # Loads state.env (written by fetch.sh) and checks that what it names is
-# still on disk. Returns 1 with RXEVM_WHY set when the cache is incomplete.
+# still on disk; the kernel is the newest fetched, or the one RXEVM_KERNEL
+# selects. Returns 1 with RXEVM_WHY set when the cache is incomplete.
 rxevm_load_state() {
     RXEVM_WHY=
     if [ ! -r "$RXEVM_STATE" ]; then
@@ -30,6 +66,9 @@ rxevm_load_state() {
     fi
     # shellcheck source=/dev/null
     . "$RXEVM_STATE"
+    if [ -n "${RXEVM_KERNEL:-}" ] && [ "$RXEVM_KERNEL" != "$KERNEL_RELEASE" ]; then
+        rxevm_use_kernel "$RXEVM_KERNEL" || return 1
+    fi
     local path
     for path in "$KERNEL_BZIMAGE" "$KERNEL_MODULES/modules.dep" "$QEMU_BINARY" \
                 "$RDMA_CORE_PREFIX/bin/ibv_devinfo"; do

@@ -2,8 +2,11 @@
 # Runs one command in a qemu micro-VM whose kernel has the Soft-RoCE driver
 # (rdma_rxe) set up as rxe0, and exits with the command's status.
 #
-#   run.sh [-t TIMEOUT_S] [-n dummy|eth0|lo|veth] [-w DIR]... [-e VAR=VAL]... [-v] -- COMMAND...
+#   run.sh [-k KERNEL] [-t TIMEOUT_S] [-n dummy|eth0|lo|veth] [-w DIR]... [-e VAR=VAL]... [-v] -- COMMAND...
 #
+# KERNEL selects a kernel fetch.sh cached (fetch.sh --kernels): a release or
+# a version prefix such as 6.1 or 6.12; the newest that answers boots. The
+# default is RXEVM_KERNEL, else the newest kernel fetched.
 # The guest sees the host's / read-only (writes go to a throw-away layer);
 # the current directory's git work tree (or the current directory) and each
 # -w DIR are shared read-write at the same paths. COMMAND runs as root in the
@@ -23,8 +26,9 @@ NET=dummy
 VERBOSE=0
 SHARES=()
 EXTRA_ENV=()
-while getopts ':t:n:w:e:vh' opt; do
+while getopts ':k:t:n:w:e:vh' opt; do
     case $opt in
+        k) RXEVM_KERNEL=$OPTARG ;;
         t) [[ $OPTARG =~ ^[0-9]+$ ]] || usage; TIMEOUT=$OPTARG ;;
         n) case $OPTARG in dummy|eth0|lo|veth) NET=$OPTARG ;; *) usage ;; esac ;;
         w) [ -d "$OPTARG" ] || rxevm_die "-w $OPTARG: not a directory"
@@ -39,6 +43,8 @@ shift $((OPTIND - 1))
 [ $# -gt 0 ] || usage
 
 rxevm_load_state || rxevm_die "$RXEVM_WHY"
+# initramfs.sh boots the same kernel.
+export RXEVM_KERNEL=$KERNEL_RELEASE
 
 # KVM only with real hardware virtualisation: the nested "kvm_pvm" flavour
 # opens /dev/kvm but emulates every guest instruction and then fails on

@@ -5,7 +5,7 @@
 #   - device_cap_flags_ex has bits 38, 39, 40 (IB_UVERBS_DEVICE_FLUSH_GLOBAL,
 #     FLUSH_PERSISTENT, ATOMIC_WRITE in the kernel uapi <rdma/ib_user_verbs.h>;
 #     rdma-core prints them as "Unknown flags");
-#   - RC on-demand paging covers FLUSH and ATOMIC WRITE (kernel >= 6.17);
+#   - RC on-demand paging covers FLUSH and ATOMIC WRITE (6.16 reports them, 6.12 has no ODP);
 #   - ibv_rc_pingpong, server and client on rxe0 with GID index 1, plain and ODP.
 # Exits non-zero when any check fails.
 set -euo pipefail

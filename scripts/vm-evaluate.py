@@ -1,12 +1,16 @@
-"""Checks what the kernel-rxe VM run left in target/vm and the conformance reports.
+"""Checks what the kernel-rxe VM runs left in target/vm and the conformance reports.
 
 Every conformance report with the kernel (the ibverbs provider) on a side is a VM column:
-ibverbs-rxe (kernel both sides, required), and soft-to-rxe / rxe-to-soft (one side each)
-when the VM wrote them. A case that fails in a column is accepted only when a findings list
+ibverbs-rxe (kernel both sides, required), soft-to-rxe / rxe-to-soft (one side each) when
+the VM wrote them, and ibverbs-rxe-<release> for each further kernel scripts/vm-kernels.sh
+booted (each expected where target/vm/kernels/<release>/ exists). A case that fails in a
+column is accepted only when a findings list
 (conformance-tests/findings/<provider>-<device prefix>.tsv) names it for a side of that
-column the list's device is on, with the reason (a kernel behaviour that differs from the
-IBTA specification, which the soft provider follows): it is printed as a finding. Any other
-failure, a failed interop run or a missing result fails the run. Writes
+column the list's device is on, and, if the line gives a kernel range, for the column's
+kernel, with the reason (a kernel behaviour that differs from the IBTA specification, which
+the soft provider follows): it is printed as a finding. Any other failure, a failed interop
+run or a missing result fails the run. With --kernel-columns only the ibverbs-rxe-<release>
+columns are judged (scripts/vm-kernels.sh on its own). Writes
 target/vm/summary.env for scripts/test-summary.sh (totals over the VM columns, and one line
 per column), and one conformance report per interop direction (interop-<direction>.json
 beside ibverbs-rxe.json), so the matrix has a column for each soft/kernel pair.
@@ -25,13 +29,44 @@ KERNEL_COLUMN = "ibverbs-rxe"
 FINDINGS = os.path.join(ROOT, "conformance-tests", "findings")
 
 # The rule of dev.verbs4j.conformance.report.Findings: a line applies to a run when the list's
-# device is on the side it names (a two-column line: on both sides).
+# device is on the side it names (a two-column line: on both sides) and, for a four-column
+# line, the run's kernel is in the line's range (FIRST..LAST, either end open, compared in as
+# many version parts as the bound has).
 SIDES = {
     "both": lambda local, remote: local and remote,
     "local": lambda local, remote: local,
     "remote": lambda local, remote: remote,
     "either": lambda local, remote: local or remote,
 }
+
+
+def version_parts(text):
+    match = re.match(r"\d+(\.\d+)*", text or "")
+    return [int(p) for p in match.group(0).split(".")] if match else None
+
+
+def kernel_range(text):
+    """A predicate on a run's kernel release for a line's KERNELS column."""
+    if ".." not in text:
+        raise ValueError("a kernel range is FIRST..LAST (either end may be left out): " + text)
+    first, last = (version_parts(end) if end.strip() else None for end in text.split("..", 1))
+
+    def compare(release, bound):
+        padded = release + [0] * len(bound)
+        return (padded[:len(bound)] > bound) - (padded[:len(bound)] < bound)
+
+    def includes(kernel):
+        if first is None and last is None:
+            return True
+        release = version_parts(kernel)
+        if release is None:
+            return False
+        return (first is None or compare(release, first) >= 0) and (last is None or compare(release, last) <= 0)
+    return includes
+
+
+def any_kernel(_kernel):
+    return True
 
 
 def finding_lists():
@@ -46,13 +81,16 @@ def finding_lists():
                 fields = line.split("\t")
                 if not line.strip() or line.startswith("#") or len(fields) < 2:
                     continue
+                kernels = any_kernel
                 if len(fields) == 2:
                     side, reason = "both", fields[1]
                 elif len(fields) == 3 and fields[1].strip() in ("local", "remote", "either"):
                     side, reason = fields[1].strip(), fields[2]
+                elif len(fields) == 4 and fields[1].strip() in SIDES:
+                    side, kernels, reason = fields[1].strip(), kernel_range(fields[2].strip()), fields[3]
                 else:
-                    raise ValueError("%s: a line is case, [local|remote|either,] reason: %s" % (name, line))
-                by_case.setdefault(fields[0].strip(), []).append((side, reason.strip()))
+                    raise ValueError("%s: a line is case, [local|remote|either|both, [KERNELS,]] reason: %s" % (name, line))
+                by_case.setdefault(fields[0].strip(), []).append((side, kernels, reason.strip()))
         lists.append((provider, prefix, by_case))
     return lists
 
@@ -62,8 +100,8 @@ def finding(lists, run, case_id):
     for provider, prefix, by_case in lists:
         local = run["provider"] == provider and run["device"].startswith(prefix)
         remote = run["peerProvider"] == provider and run["peerDevice"].startswith(prefix)
-        for side, reason in by_case.get(case_id, []):
-            if SIDES[side](local, remote):
+        for side, kernels, reason in by_case.get(case_id, []):
+            if SIDES[side](local, remote) and kernels(run.get("kernel", "")):
                 return reason
     return None
 
@@ -93,6 +131,8 @@ def judge_column(report, lists, problems):
     """
     label = report["label"]
     pair = "%s/%s -> %s/%s" % (report["provider"], report["device"], report["peerProvider"], report["peerDevice"])
+    if report.get("kernel"):
+        pair += ", kernel " + report["kernel"]
     passed = skipped = 0
     seen_findings = []
     failed_before = len(problems)
@@ -102,7 +142,7 @@ def judge_column(report, lists, problems):
         if outcome == "pass":
             passed += 1
             if reason:
-                print("%s: listed finding no longer reproduces (remove it or narrow its side): %s" % (label, case["id"]))
+                print("%s: listed finding no longer reproduces (remove it, or narrow its side or kernel range): %s" % (label, case["id"]))
         elif outcome == "skip":
             skipped += 1
         elif reason:
@@ -197,10 +237,40 @@ def perf_line(path, pattern):
     return None
 
 
+def kernel_label(release):
+    """The column scripts/vm-guest-kernel.sh writes for a kernel release."""
+    return KERNEL_COLUMN + "-" + re.sub(r"-amd64$", "", release)
+
+
+def booted_kernels():
+    """The releases scripts/vm-kernels.sh booted: "release" -> its timing line, if it wrote one."""
+    kernels = {}
+    folder = os.path.join(VM, "kernels")
+    if os.path.isdir(folder):
+        for release in sorted(os.listdir(folder)):
+            timing = read_lines(os.path.join(folder, release, "timing.txt"))
+            kernels[release] = timing[0] if timing else ""
+    return kernels
+
+
+def judge_kernel_columns(columns, problems):
+    """Adds a problem for each booted kernel whose column is missing; prints each kernel's times."""
+    labels = {r["label"] for r in columns}
+    for release, timing in booted_kernels().items():
+        if timing:
+            print("kernel %s: %s" % (release, timing))
+        if kernel_label(release) not in labels:
+            problems.append("kernel %s: no %s.json conformance report (log in target/vm/kernels/%s)"
+                            % (release, kernel_label(release), release))
+
+
 def main():
+    kernel_columns_only = sys.argv[1:] == ["--kernel-columns"]
     problems = []
     columns = vm_columns()
-    if not any(r["label"] == KERNEL_COLUMN for r in columns):
+    if kernel_columns_only:
+        columns = [r for r in columns if r["label"].startswith(KERNEL_COLUMN + "-")]
+    elif not any(r["label"] == KERNEL_COLUMN for r in columns):
         print("kernel rxe suite: no %s.json conformance report in %s" % (KERNEL_COLUMN, REPORTS))
         sys.exit(1)
     lists = finding_lists()
@@ -212,6 +282,11 @@ def main():
         skipped += column_skipped
         findings += column_findings
         column_lines.append(line)
+    judge_kernel_columns(columns, problems)
+    if kernel_columns_only:
+        for p in problems:
+            print("FAILED: " + p)
+        sys.exit(1 if problems else 0)
 
     interop_passed = 0
     for name in ("kernel-server-soft-client", "soft-server-kernel-client"):

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The kernel-rxe part of the test command: boots the rxe micro-VM once and runs there the
-# conformance suite against the ibverbs provider on rxe0, the soft <-> kernel interop
-# across a veth pair, and the perf runs beside perftest (scripts/vm-guest.sh); then checks
-# the results on the host. Where the VM cannot run, says SKIPPED with the reason.
-# Needs a finished host build (./mvnw verify).
+# The kernel-rxe part of the test command: boots the rxe micro-VM with the newest kernel and
+# runs there the conformance suite against the ibverbs provider on rxe0, the soft <-> kernel
+# interop across a veth pair, and the perf runs beside perftest (scripts/vm-guest.sh); then
+# boots each further kernel of VERBS4J_KERNELS (rxe-vm/fetch.sh's selection, default
+# releases: the kernel of each Debian release and backports, one per major.minor series) for
+# the ibverbs-rxe suite only (scripts/vm-kernels.sh); then checks the results on the host.
+# Where the VM cannot run, says SKIPPED with the reason. Needs a finished host build.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p target/vm
-rm -f target/vm/*.rc target/vm/summary.env target/vm/perf.jsonl
+rm -rf target/vm/*.rc target/vm/summary.env target/vm/perf.jsonl target/vm/kernels
+kernels=${VERBS4J_KERNELS:-releases}
 
 if ! reason=$(rxe-vm/available.sh 2>&1); then
     echo "== kernel rxe suite SKIPPED: $reason"
@@ -16,15 +19,15 @@ if ! reason=$(rxe-vm/available.sh 2>&1); then
     exit 0
 fi
 echo "== kernel rxe suite: preparing the micro-VM (kernel, qemu, rdma-core; cached after the first run)"
-if ! rxe-vm/fetch.sh > target/vm/fetch.log 2>&1; then
+if ! rxe-vm/fetch.sh --kernels "$kernels" > target/vm/fetch.log 2>&1; then
     tail -n 20 target/vm/fetch.log
     echo "== kernel rxe suite: rxe-vm/fetch.sh failed (log: target/vm/fetch.log)"
     exit 1
 fi
-grep -E "kernel|qemu|rdma-core" target/vm/fetch.log | tail -n 3
+grep -E "^rxe-vm: (kernel|qemu|rdma-core)" target/vm/fetch.log
 
 start=$(date +%s)
-echo "== kernel rxe suite: one boot for the conformance suite, interop and perf"
+echo "== kernel rxe suite: one boot of the newest kernel for the conformance suite, interop and perf"
 rxe-vm/run.sh -n veth -t 2700 -e JAVA_HOME="$JAVA_HOME" -- bash scripts/vm-guest.sh 2>&1 | tee target/vm/guest.log
 status=${PIPESTATUS[0]}
 echo "== kernel rxe suite: VM finished with status $status after $(( $(date +%s) - start )) s"
@@ -32,4 +35,9 @@ if [ "$status" -ne 0 ]; then
     echo "== kernel rxe suite: the VM run failed (status $status)"
     exit 1
 fi
-python3 scripts/vm-evaluate.py
+start=$(date +%s)
+echo "== kernel rxe suite: the ibverbs-rxe suite on the other kernels ($kernels)"
+kernels_status=0
+scripts/vm-kernels.sh --kernels "$kernels" --except-default || kernels_status=$?
+echo "== kernel rxe suite: the other kernels took $(( $(date +%s) - start )) s"
+python3 scripts/vm-evaluate.py && [ "$kernels_status" -eq 0 ]

@@ -4,6 +4,7 @@ import dev.verbs4j.conformance.report.CaseResult;
 import dev.verbs4j.conformance.report.Outcome;
 import dev.verbs4j.conformance.report.ReportFiles;
 import dev.verbs4j.conformance.report.ReportJson;
+import dev.verbs4j.conformance.report.RunCapabilities;
 import dev.verbs4j.conformance.report.RunReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConformanceMainMergeTest {
-    /** Listed in the bundled ibverbs-rxe.tsv as the kernel's behaviour on the local side. */
+    /** Listed in the bundled ibverbs-rxe.tsv as the kernel's behaviour on the local side, from 6.12. */
     private static final String LOCAL_FINDING = "errors/LocalProtectionTest#unknownLkeyIsLocalProtectionError";
     private static final String PASSING = "base/SendReceiveTest#sendLandsInPostedReceive";
 
@@ -29,7 +30,8 @@ class ConformanceMainMergeTest {
 
     private static void column(Path dir, String label, String provider, String device, String peerProvider, String peerDevice,
                                Outcome findingCase) throws IOException {
-        ReportJson.writeFile(dir, new RunReport(label, provider, device, peerProvider, peerDevice, "t", 1, "env", List.of(
+        ReportJson.writeFile(dir, new RunReport(label, provider, device, peerProvider, peerDevice, "t", 1, "env",
+                "7.3.4+deb13-amd64", RunCapabilities.NONE, List.of(
                 new CaseResult(PASSING, "c", "n", Outcome.PASS, "", 1),
                 new CaseResult(LOCAL_FINDING, "c", "n", findingCase, findingCase == Outcome.FAIL ? "was WR_FLUSH_ERR" : "", 1))));
     }

@@ -44,6 +44,7 @@ public final class ConformanceReportListener implements TestExecutionListener {
         this.plan = plan;
         results.clear();
         startedNs.clear();
+        RunCapabilities.reset();
         started = Instant.now();
         startNs = System.nanoTime();
     }
@@ -187,7 +188,10 @@ public final class ConformanceReportListener implements TestExecutionListener {
         }
         String environment = System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version");
+        // This host's kernel: the suite's peer agents run beside it (loopback or a network namespace).
+        String kernel = "Linux".equals(System.getProperty("os.name")) ? System.getProperty("os.version") : "";
         return new RunReport(config.label(), config.provider(), device, config.peerProvider(), peerDevice,
-                started.toString(), (System.nanoTime() - startNs) / 1_000_000, environment, cases);
+                started.toString(), (System.nanoTime() - startNs) / 1_000_000, environment, kernel,
+                RunCapabilities.ofCurrentRun(), cases);
     }
 }

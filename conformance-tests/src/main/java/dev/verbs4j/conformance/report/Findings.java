@@ -16,13 +16,19 @@ import java.util.Map;
  * in {@code conformance-tests/findings/<provider>-<device prefix>.tsv}. A list applies to a
  * side of a run (the local side posts the request under test, the remote side is its target)
  * when that side's provider is {@code <provider>} and its device starts with the prefix. One
- * line per case, tab-separated, in one of two forms:
+ * line per case, tab-separated, in one of three forms:
  * <pre>
  * case-id  reason                       applies where both sides of the run are that device
  * case-id  local|remote|either  reason  applies where that side is the device: the one posting
  *                                       the request, the one it is aimed at, or either (the
  *                                       wire, or a copy both sides make)
+ * case-id  local|remote|either|both  KERNELS  reason
+ *                                       as above, only on the kernel releases KERNELS names
  * </pre>
+ * KERNELS is a range of releases, {@code FIRST..LAST} with either end left open
+ * ({@code 6.1..6.14}, {@code ..6.12}, {@code 6.15..}), compared with the run's kernel
+ * ({@link RunReport#kernel()}) in as many version parts as the bound has: {@code ..6.12}
+ * includes 6.12.117. A line with a range never applies to a run that recorded no kernel.
  * A failing case listed for its run is a finding, not a failure; the JSON report keeps the raw
  * outcome. A finding named for one side never excuses the case in a run where the device is
  * only on the other. scripts/vm-evaluate.py reads the same files with the same rule.
@@ -63,7 +69,7 @@ public final class Findings {
         }
     }
 
-    private record Listed(Side side, String reason) {
+    private record Listed(Side side, KernelRange kernels, String reason) {
     }
 
     /** A list's device, and its findings by case id. */
@@ -103,7 +109,7 @@ public final class Findings {
     /**
      * The given lists, by name ({@code <provider>-<device prefix>}), each as the text of a TSV file.
      *
-     * @throws IllegalArgumentException when a line names an unknown side or has too many columns
+     * @throws IllegalArgumentException when a line names an unknown side or kernel range, or has too many columns
      */
     public static Findings of(Map<String, String> listTexts) {
         List<DeviceList> lists = new ArrayList<>();
@@ -123,9 +129,11 @@ public final class Findings {
                     continue;
                 }
                 Listed listed = switch (fields.length) {
-                    case 2 -> new Listed(Side.BOTH, fields[1].trim());
-                    case 3 -> new Listed(Side.named(fields[1].trim()), fields[2].trim());
-                    default -> throw new IllegalArgumentException(name + ".tsv: more than three columns: " + line);
+                    case 2 -> new Listed(Side.BOTH, KernelRange.ANY, fields[1].trim());
+                    case 3 -> new Listed(Side.named(fields[1].trim()), KernelRange.ANY, fields[2].trim());
+                    case 4 -> new Listed(fields[1].trim().equals("both") ? Side.BOTH : Side.named(fields[1].trim()),
+                            KernelRange.parse(fields[2].trim()), fields[3].trim());
+                    default -> throw new IllegalArgumentException(name + ".tsv: more than four columns: " + line);
                 };
                 byCase.computeIfAbsent(fields[0].trim(), id -> new ArrayList<>()).add(listed);
             }
@@ -147,7 +155,7 @@ public final class Findings {
             boolean local = list.isOn(run.provider(), run.device());
             boolean remote = list.isOn(run.peerProvider(), run.peerDevice());
             for (Listed listed : list.byCase().getOrDefault(c.id(), List.of())) {
-                if (listed.side().applies(local, remote)) {
+                if (listed.side().applies(local, remote) && listed.kernels().includes(run.kernel())) {
                     return listed.reason();
                 }
             }

@@ -11,13 +11,17 @@ import java.util.List;
  * The report folder: {@code <label>.json} per run, and {@code conformance-matrix.md} /
  * {@code conformance-matrix.html} merged from every run found there, with the
  * {@linkplain Findings#bundled() listed findings} marked and each case's agreement across
- * the runs. The folder is
+ * the runs; with runs of the kernel's device on both sides that recorded their kernel, also
+ * {@code conformance-kernels.md} / {@code .html}, the {@linkplain KernelView view by kernel}.
+ * The folder is
  * {@value #DIR_PROPERTY} (default {@code target/conformance}).
  */
 public final class ReportFiles {
     public static final String DIR_PROPERTY = "verbs4j.conformance.reportDir";
     public static final String MATRIX_MARKDOWN = "conformance-matrix.md";
     public static final String MATRIX_HTML = "conformance-matrix.html";
+    public static final String KERNELS_MARKDOWN = "conformance-kernels.md";
+    public static final String KERNELS_HTML = "conformance-kernels.html";
 
     private ReportFiles() {
     }
@@ -46,9 +50,17 @@ public final class ReportFiles {
 
     /** Re-reads every run in {@code dir} and rewrites the matrix only (for merging runs copied in from elsewhere). */
     public static Merged rewriteMatrix(Path dir, List<String> warnings) throws IOException {
-        MatrixWriter matrix = new MatrixWriter(ReportJson.readAll(dir, warnings), Findings.bundled());
-        Path md = Files.writeString(dir.resolve(MATRIX_MARKDOWN), matrix.markdown(), StandardCharsets.UTF_8);
-        Path html = Files.writeString(dir.resolve(MATRIX_HTML), matrix.html(), StandardCharsets.UTF_8);
-        return new Merged(List.of(md, html), matrix.agreements());
+        List<RunReport> runs = ReportJson.readAll(dir, warnings);
+        Findings findings = Findings.bundled();
+        MatrixWriter matrix = new MatrixWriter(runs, findings);
+        List<Path> files = new ArrayList<>();
+        files.add(Files.writeString(dir.resolve(MATRIX_MARKDOWN), matrix.markdown(), StandardCharsets.UTF_8));
+        files.add(Files.writeString(dir.resolve(MATRIX_HTML), matrix.html(), StandardCharsets.UTF_8));
+        KernelView kernels = new KernelView(runs, findings);
+        if (kernels.kernels() > 0) {
+            files.add(Files.writeString(dir.resolve(KERNELS_MARKDOWN), kernels.markdown(), StandardCharsets.UTF_8));
+            files.add(Files.writeString(dir.resolve(KERNELS_HTML), kernels.html(), StandardCharsets.UTF_8));
+        }
+        return new Merged(List.copyOf(files), matrix.agreements());
     }
 }

@@ -22,6 +22,10 @@ import java.util.Map;
  *   "startedAt": "2026-01-01T12:00:00Z",   // ISO-8601
  *   "durationMs": 12345,
  *   "environment": "Linux 6.18 amd64, Java 25",
+ *   "kernel": "6.18.0-1-amd64",             // uname -r of the run's host; "" elsewhere
+ *   "capabilities": {                       // what each side's device reported (RunCapabilities)
+ *     "local": ["MEM_WINDOW", "FLUSH_GLOBAL", "ATOMIC_HCA", "ODP", "RC_ODP_WRITE", ...],
+ *     "remote": [...]},
  *   "counts": {"pass": 80, "fail": 2, "skip": 11},
  *   "cases": [
  *     {"id": "errors/RnrTest#rnrRetryExhausted",   // family/Class#method: the matrix row
@@ -54,6 +58,9 @@ public final class ReportJson {
         field(sb, "startedAt", r.startedAt());
         sb.append("  \"durationMs\": ").append(r.durationMs()).append(",\n");
         field(sb, "environment", r.environment());
+        field(sb, "kernel", r.kernel());
+        sb.append("  \"capabilities\": {\"local\": ").append(words(r.capabilities().local()))
+                .append(", \"remote\": ").append(words(r.capabilities().remote())).append("},\n");
         sb.append("  \"counts\": {\"pass\": ").append(r.count(Outcome.PASS)).append(", \"fail\": ").append(r.count(Outcome.FAIL))
                 .append(", \"skip\": ").append(r.count(Outcome.SKIP)).append("},\n");
         sb.append("  \"cases\": [");
@@ -69,6 +76,14 @@ public final class ReportJson {
         }
         sb.append("\n  ]\n}\n");
         return sb.toString();
+    }
+
+    private static String words(List<String> words) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < words.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(Json.quote(words.get(i)));
+        }
+        return sb.append(']').toString();
     }
 
     private static void field(StringBuilder sb, String name, String value) {
@@ -96,8 +111,21 @@ public final class ReportJson {
                 }
             }
         }
+        RunCapabilities capabilities = RunCapabilities.NONE;
+        if (root.get("capabilities") instanceof Map<?, ?> sides) {
+            capabilities = new RunCapabilities(words(sides.get("local")), words(sides.get("remote")));
+        }
         return new RunReport(text(root, "label"), text(root, "provider"), text(root, "device"), text(root, "peerProvider"),
-                text(root, "peerDevice"), text(root, "startedAt"), number(root, "durationMs"), text(root, "environment"), cases);
+                text(root, "peerDevice"), text(root, "startedAt"), number(root, "durationMs"), text(root, "environment"),
+                text(root, "kernel"), capabilities, cases);
+    }
+
+    private static List<String> words(Object list) {
+        List<String> words = new ArrayList<>();
+        if (list instanceof List<?> items) {
+            items.forEach(item -> words.add(String.valueOf(item)));
+        }
+        return words;
     }
 
     private static String text(Map<?, ?> map, String key) {

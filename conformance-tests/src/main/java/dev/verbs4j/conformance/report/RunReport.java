@@ -13,12 +13,23 @@ import java.util.List;
  * @param startedAt    ISO-8601 instant
  * @param durationMs   wall time of the run
  * @param environment  where it ran (OS, kernel, Java), free text
+ * @param kernel       the Linux kernel release the run's devices ran on ({@code uname -r}), or empty
+ * @param capabilities what each side's device reported
  * @param cases        every case, in execution order
  */
 public record RunReport(String label, String provider, String device, String peerProvider, String peerDevice,
-                        String startedAt, long durationMs, String environment, List<CaseResult> cases) {
+                        String startedAt, long durationMs, String environment, String kernel,
+                        RunCapabilities capabilities, List<CaseResult> cases) {
     public RunReport {
+        kernel = kernel == null ? "" : kernel;
+        capabilities = capabilities == null ? RunCapabilities.NONE : capabilities;
         cases = List.copyOf(cases);
+    }
+
+    /** A report with no kernel release and no capabilities recorded. */
+    public RunReport(String label, String provider, String device, String peerProvider, String peerDevice,
+                     String startedAt, long durationMs, String environment, List<CaseResult> cases) {
+        this(label, provider, device, peerProvider, peerDevice, startedAt, durationMs, environment, "", RunCapabilities.NONE, cases);
     }
 
     public long count(Outcome outcome) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FindingsTest {
     private static final CaseResult FAILED = new CaseResult("errors/E#x", "dev.verbs4j.conformance.errors.E", "x", Outcome.FAIL, "was WR_FLUSH_ERR", 1);
@@ -93,23 +94,82 @@ class FindingsTest {
     }
 
     @Test
-    void unknownSideOrExtraColumnIsRejected() {
+    void unknownSideKernelRangeOrExtraColumnIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlcoal\treason"));
         assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlocal\treason\tmore"));
+        assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlocal\t6.x..\treason"));
+        assertThrows(IllegalArgumentException.class, () -> rxeList("errors/E#x\tlocal\t6.1..\treason\tmore"));
+    }
+
+    private static RunReport onKernel(String kernel) {
+        return new RunReport("ibverbs-rxe-" + kernel, "ibverbs", "rxe0", "ibverbs", "rxe0", "t", 1, "env", kernel,
+                RunCapabilities.NONE, List.of(FAILED));
+    }
+
+    @Test
+    void kernelRangeLimitsTheLineToThoseReleases() {
+        Findings findings = rxeList("errors/E#x\tlocal\t6.2..6.12\tonly there");
+
+        assertNull(findings.reason(onKernel("6.1.0-50-amd64"), FAILED));
+        assertNotNull(findings.reason(onKernel("6.2.16-amd64"), FAILED));
+        assertNotNull(findings.reason(onKernel("6.12.117+deb13-amd64"), FAILED));
+        assertNull(findings.reason(onKernel("6.13.1-amd64"), FAILED));
+        assertNull(findings.reason(onKernel("7.3.4+deb13-amd64"), FAILED));
+        assertNull(findings.reason(RXE_RXE, FAILED), "a run that recorded no kernel");
+    }
+
+    @Test
+    void openEndedRangesAndBothSides() {
+        Findings upTo = rxeList("errors/E#x\tboth\t..6.1\told kernels");
+        Findings from = rxeList("errors/E#x\teither\t6.15..\tnew kernels");
+
+        assertNotNull(upTo.reason(onKernel("6.1.0-50-amd64"), FAILED));
+        assertNull(upTo.reason(onKernel("6.12.117+deb13-amd64"), FAILED));
+        assertNull(from.reason(onKernel("6.14.9-amd64"), FAILED));
+        assertNotNull(from.reason(onKernel("7.3.4+deb13-amd64"), FAILED));
+        assertNull(upTo.reason(column("rxe-to-soft", "ibverbs", "rxe0", "soft", "soft0"), FAILED));
+    }
+
+    @Test
+    void firstApplyingLineGivesTheReason() {
+        Findings findings = rxeList("errors/E#x\tlocal\t..6.1\tLOC_QP_OP_ERR there\nerrors/E#x\tlocal\tWR_FLUSH_ERR elsewhere");
+
+        assertEquals("LOC_QP_OP_ERR there", findings.reason(onKernel("6.1.0-50-amd64"), FAILED));
+        assertEquals("WR_FLUSH_ERR elsewhere", findings.reason(onKernel("6.12.117+deb13-amd64"), FAILED));
+    }
+
+    private static RunReport onKernel(String kernel, String provider, String peerProvider) {
+        return new RunReport("k", provider, provider.equals("soft") ? "soft0" : "rxe0", peerProvider,
+                peerProvider.equals("soft") ? "soft0" : "rxe0", "t", 1, "env", kernel, RunCapabilities.NONE, List.of(FAILED));
     }
 
     @Test
     void bundledListNamesTheSideOfEachKernelBehaviour() {
         Findings bundled = Findings.bundled();
+        RunReport rxeRxe = onKernel("7.3.4+deb13-amd64", "ibverbs", "ibverbs");
+        RunReport rxeToSoft = onKernel("7.3.4+deb13-amd64", "ibverbs", "soft");
+        RunReport softToRxe = onKernel("7.3.4+deb13-amd64", "soft", "ibverbs");
         CaseResult lostLocalStatus = new CaseResult("errors/LocalProtectionTest#unknownLkeyIsLocalProtectionError",
                 "dev.verbs4j.conformance.errors.LocalProtectionTest", "x", Outcome.FAIL, "WR_FLUSH_ERR", 1);
         CaseResult responderNak = new CaseResult("errors/ReceiveLengthTest#receiveTooSmallFailsBothSides",
                 "dev.verbs4j.conformance.errors.ReceiveLengthTest", "x", Outcome.FAIL, "REM_OP_ERR", 1);
 
-        assertNotNull(bundled.reason(RXE_RXE, lostLocalStatus));
-        assertNotNull(bundled.reason(RXE_TO_SOFT, lostLocalStatus));
-        assertNull(bundled.reason(SOFT_TO_RXE, lostLocalStatus));
-        assertNotNull(bundled.reason(SOFT_TO_RXE, responderNak));
-        assertNull(bundled.reason(RXE_TO_SOFT, responderNak));
+        assertNotNull(bundled.reason(rxeRxe, lostLocalStatus));
+        assertNotNull(bundled.reason(rxeToSoft, lostLocalStatus));
+        assertNull(bundled.reason(softToRxe, lostLocalStatus));
+        assertNotNull(bundled.reason(softToRxe, responderNak));
+        assertNull(bundled.reason(rxeToSoft, responderNak));
+    }
+
+    @Test
+    void bundledListGivesEachKernelItsOwnAnswer() {
+        Findings bundled = Findings.bundled();
+        CaseResult lostLocalStatus = new CaseResult("errors/LocalProtectionTest#unknownLkeyIsLocalProtectionError",
+                "dev.verbs4j.conformance.errors.LocalProtectionTest", "x", Outcome.FAIL, "LOC_QP_OP_ERR", 1);
+
+        assertTrue(bundled.reason(onKernel("6.1.0-50-amd64", "ibverbs", "ibverbs"), lostLocalStatus).contains("LOC_QP_OP_ERR"));
+        assertTrue(bundled.reason(onKernel("7.3.4+deb13-amd64", "ibverbs", "ibverbs"), lostLocalStatus).contains("WR_FLUSH_ERR"));
+        assertNull(bundled.reason(onKernel("6.8.0-1-amd64", "ibverbs", "ibverbs"), lostLocalStatus),
+                "a kernel between the ranges, which nobody ran");
     }
 }

@@ -34,6 +34,19 @@ class ReportJsonTest {
     }
 
     @Test
+    void kernelAndCapabilitiesReadBackEqual() {
+        RunReport base = sample();
+        RunReport original = new RunReport(base.label(), base.provider(), base.device(), base.peerProvider(), base.peerDevice(),
+                base.startedAt(), base.durationMs(), base.environment(), "6.1.0-50-amd64",
+                new RunCapabilities(List.of("MEM_WINDOW", "ATOMIC_HCA"), List.of("MEM_WINDOW", "ODP", "RC_ODP_WRITE")), base.cases());
+
+        RunReport read = ReportJson.read(ReportJson.write(original));
+
+        assertEquals(original, read);
+        assertEquals("", ReportJson.read(ReportJson.write(base)).kernel(), "a report without a kernel");
+    }
+
+    @Test
     void countsAreWrittenForReaders() {
         String json = ReportJson.write(sample());
 

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs inside the rxe micro-VM (rxe-vm/run.sh -k KERNEL): the conformance suite against the
+# ibverbs provider on rxe0, both sides on the kernel, as the column ibverbs-rxe-<release>
+# (the release without -amd64). What scripts/vm-guest.sh does beyond that suite runs on the
+# default kernel only. Results go to target/vm/kernels/<release>/ and
+# conformance-tests/target/conformance/ (shared with the host).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+release=$(uname -r)
+label=ibverbs-rxe-${release%-amd64}
+out=target/vm/kernels/$release
+mkdir -p "$out"
+ibv_devinfo -v > "$out/ibv_devinfo.txt" 2>&1
+echo "== conformance suite: ibverbs on rxe0, kernel $release (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
+start=$SECONDS
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 \
+    -cp "$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes" \
+    dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 \
+    --label "$label" --report-dir conformance-tests/target/conformance --timeout-ms 30000 > "$out/conformance.log" 2>&1
+status=$?
+echo "$status" > "$out/conformance.rc"
+grep -E '^==== verbs4j' "$out/conformance.log"
+echo "== suite on kernel $release took $(( SECONDS - start )) s"
+exit 0
