@@ -15,6 +15,7 @@ RXEVM_HOST_PACKAGES=(
     rdma-core ibverbs-utils libibverbs1 ibverbs-providers librdmacm1
     rdmacm-utils perftest libibverbs-dev
     cmake ninja-build libnl-3-dev libnl-route-3-dev libudev-dev pkg-config
+    cython3 python3-dev
 )
 
 rxevm_say() { printf 'rxe-vm: %s\n' "$*" >&2; }
@@ -32,7 +33,7 @@ rxevm_load_state() {
     . "$RXEVM_STATE"
     local path
     for path in "$KERNEL_BZIMAGE" "$KERNEL_MODULES/modules.dep" "$QEMU_BINARY" \
-                "$RDMA_CORE_PREFIX/bin/ibv_devinfo"; do
+                "$RDMA_CORE_PREFIX/bin/ibv_devinfo" "$(rxevm_pyverbs_tests)/run_tests.py"; do
         if [ ! -e "$path" ]; then
             RXEVM_WHY="cache incomplete: $path is missing (run rxe-vm/fetch.sh)"
             return 1
@@ -44,6 +45,15 @@ rxevm_load_state() {
 # libibverbs 44 (which lacks ibv_wr_flush and the ODP FLUSH caps).
 rxevm_rdma_ld_path() {
     printf '%s' "$RDMA_CORE_PREFIX/lib"
+}
+
+# rdma-core's own test suite (pyverbs' tests/ with run_tests.py), installed beside the
+# library by fetch.sh; PYTHONPATH is the folder of the pyverbs package it imports.
+rxevm_pyverbs_tests() {
+    printf '%s' "$RDMA_CORE_PREFIX/share/doc/rdma-core/tests"
+}
+rxevm_pyverbs_path() {
+    printf '%s' "$RDMA_CORE_PREFIX/lib/python3/dist-packages"
 }
 
 # The host's Debian mirror, so private indexes use the same (reachable) host.
