@@ -56,13 +56,14 @@ rxevm_pyverbs_path() {
     printf '%s' "$RDMA_CORE_PREFIX/lib/python3/dist-packages"
 }
 
-# The host's Debian mirror, so private indexes use the same (reachable) host.
+# The host's Debian mirror, so private indexes use the same (reachable) host; a host
+# whose apt configuration names none needs RXEVM_MIRROR.
 rxevm_debian_mirror() {
     local uri=${RXEVM_MIRROR:-}
     [ -n "$uri" ] || uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list                               /etc/apt/sources.list.d/*.sources 2>/dev/null |
                           grep -oE '(https?|ftp)://[^ ]+/debian/?( |$)' | grep -v security |
                           head -n1 | tr -d ' ' || true)
-    uri=${uri:-http://deb.debian.org/debian}
+    [ -n "$uri" ] || rxevm_die "no Debian archive in the apt configuration: set RXEVM_MIRROR"
     echo "${uri%/}"
 }
 
