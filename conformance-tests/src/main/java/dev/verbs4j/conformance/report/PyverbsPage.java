@@ -13,7 +13,8 @@ import java.util.TreeSet;
  * device, its outcome there, and the suite's cases that cover the same behaviour with their
  * outcome in every column of the matrix, or the reason the behaviour has no counterpart
  * here; then the tests the device skipped, with pyverbs' reason. Written as Markdown and
- * HTML beside the matrix ({@value #MARKDOWN}, {@value #HTML}).
+ * HTML beside the matrix ({@value #MARKDOWN}, {@value #HTML}). A case's cell says pass,
+ * skip, fail or finding (a failure the findings list for that column).
  */
 public final class PyverbsPage {
     public static final String MARKDOWN = "pyverbs-reference.md";
@@ -22,11 +23,14 @@ public final class PyverbsPage {
     private final PyverbsReference reference;
     private final PyverbsMapping mapping;
     private final List<RunReport> runs;
+    private final Findings findings;
     private final Map<String, Map<String, CaseResult>> byCase = new HashMap<>();
 
-    public PyverbsPage(PyverbsReference reference, PyverbsMapping mapping, List<RunReport> runs) {
+    /** The page for {@code runs}; a failure listed in {@code findings} for its run shows as a finding, as in the matrix. */
+    public PyverbsPage(PyverbsReference reference, PyverbsMapping mapping, List<RunReport> runs, Findings findings) {
         this.reference = reference;
         this.mapping = mapping;
+        this.findings = findings;
         this.runs = runs.stream().sorted(Comparator.comparing(RunReport::label)).toList();
         for (RunReport run : this.runs) {
             for (CaseResult c : run.cases()) {
@@ -73,7 +77,7 @@ public final class PyverbsPage {
             for (RunReport run : runs) {
                 CaseResult c = results.get(run.label());
                 if (c != null) {
-                    cells.add(run.label() + " " + c.outcome().word());
+                    cells.add(run.label() + " " + (findings.reason(run, c) != null ? "finding" : c.outcome().word()));
                 }
             }
             sb.append(cells.isEmpty() ? " (in no report)" : " (" + String.join(", ", cells) + ")").append("<br>");

@@ -52,7 +52,8 @@ public final class ReportFiles {
     /** Re-reads every run in {@code dir} and rewrites the matrix only (for merging runs copied in from elsewhere). */
     public static Merged rewriteMatrix(Path dir, List<String> warnings) throws IOException {
         List<RunReport> runs = ReportJson.readAll(dir, warnings);
-        MatrixWriter matrix = new MatrixWriter(runs, Findings.bundled());
+        Findings findings = Findings.bundled();
+        MatrixWriter matrix = new MatrixWriter(runs, findings);
         List<Path> files = new ArrayList<>();
         files.add(Files.writeString(dir.resolve(MATRIX_MARKDOWN), matrix.markdown(), StandardCharsets.UTF_8));
         files.add(Files.writeString(dir.resolve(MATRIX_HTML), matrix.html(), StandardCharsets.UTF_8));
@@ -66,7 +67,7 @@ public final class ReportFiles {
         if (reference.isEmpty()) {
             return new Merged(files, matrix.agreements(), Optional.empty(), List.of());
         }
-        PyverbsPage page = new PyverbsPage(reference.get(), PyverbsMapping.bundled(), runs);
+        PyverbsPage page = new PyverbsPage(reference.get(), PyverbsMapping.bundled(), runs, findings);
         files.add(Files.writeString(dir.resolve(PyverbsPage.MARKDOWN), page.markdown(), StandardCharsets.UTF_8));
         files.add(Files.writeString(dir.resolve(PyverbsPage.HTML), page.html(), StandardCharsets.UTF_8));
         return new Merged(files, matrix.agreements(), Optional.of(page.summaryLine()), page.problems());

@@ -3,6 +3,7 @@ package dev.verbs4j.conformance.report;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,9 +28,14 @@ class PyverbsPageTest {
                 List.of(new CaseResult("base/P#a", "dev.verbs4j.conformance.base.P", "a", Outcome.PASS, "", 1)));
     }
 
+    private static RunReport rxeRunFailing() {
+        return new RunReport("ibverbs-rxe", "ibverbs", "rxe0", "ibverbs", "rxe0", "t", 1, "env",
+                List.of(new CaseResult("base/P#a", "dev.verbs4j.conformance.base.P", "a", Outcome.FAIL, "was WR_FLUSH_ERR", 1)));
+    }
+
     @Test
     void unmappedTestsAndUnknownCasesAreProblems() {
-        PyverbsPage page = new PyverbsPage(PyverbsReference.read(REFERENCE), MAPPING, List.of(run("soft-soft")));
+        PyverbsPage page = new PyverbsPage(PyverbsReference.read(REFERENCE), MAPPING, List.of(run("soft-soft")), Findings.none());
 
         assertEquals(List.of(
                 "mapping.tsv maps tests.test_pd.PDTest.test_alloc_pd to base/P#gone, which no conformance report has",
@@ -39,10 +45,11 @@ class PyverbsPageTest {
     }
 
     @Test
-    void pageShowsEachCaseWithItsOutcomePerColumnAndTheSkips() {
-        String md = new PyverbsPage(PyverbsReference.read(REFERENCE), MAPPING, List.of(run("soft-soft"), run("ibverbs-rxe"))).markdown();
+    void pageShowsEachCaseWithItsOutcomeOrFindingPerColumnAndTheSkips() {
+        String md = new PyverbsPage(PyverbsReference.read(REFERENCE), MAPPING, List.of(run("soft-soft"), rxeRunFailing()),
+                Findings.of(Map.of("ibverbs-rxe", "base/P#a\trxe answers otherwise\n"))).markdown();
 
-        assertTrue(md.contains("| `tests.test_pd.PDTest.test_alloc_pd` | pass | `base/P#a` (ibverbs-rxe pass, soft-soft pass)"), md);
+        assertTrue(md.contains("| `tests.test_pd.PDTest.test_alloc_pd` | pass | `base/P#a` (ibverbs-rxe finding, soft-soft pass)"), md);
         assertTrue(md.contains("| `tests.test_fork.ForkAPITest.test_x` | pass | reason: no fork in the API |"), md);
         assertTrue(md.contains("| `tests.test_cq.CQTest.test_resize_cq` | pass | **UNMAPPED** |"), md);
         assertTrue(md.contains("| `tests.test_flow.FlowTest.test_y` | Create QP type 8 is not supported |"), md);
