@@ -29,7 +29,8 @@ command -v apt-get >/dev/null && [ -x /usr/lib/apt/apt-helper ] ||
     unavailable "$RXEVM_WHY; fetching needs apt (Debian)"
 mkdir -p "$RXEVM_CACHE" 2>/dev/null && [ -w "$RXEVM_CACHE" ] ||
     unavailable "$RXEVM_WHY; $RXEVM_CACHE is not writable"
-mirror=$(rxevm_debian_mirror)
+mirror=$(rxevm_debian_mirror 2>/dev/null) ||
+    unavailable "$RXEVM_WHY; no Debian archive in the apt configuration (set RXEVM_MIRROR)"
 probe=$(mktemp)
 trap 'rm -f "$probe"' EXIT
 timeout 20 /usr/lib/apt/apt-helper -o APT::Sandbox::User=root \

@@ -6,7 +6,8 @@
 #     for, and qemu 10 from bookworm-backports, all downloaded through a
 #     private apt index and unpacked with dpkg-deb -x, never installed;
 #   - rdma-core from sid's orig tarball, built here (its binaries need a newer
-#     glibc than bookworm's 2.36, its source does not).
+#     glibc than bookworm's 2.36, its source does not), with pyverbs and rdma-core's
+#     own test suite (tests/run_tests.py), the reference the conformance suite is mapped to.
 #
 #   fetch.sh [--refresh] [--kernels newest|releases|all|SELECTOR[,...]]
 #
@@ -344,7 +345,10 @@ fetch_qemu() {
 }
 
 # rdma-core: sid's upstream tarball, built with its install prefix inside the
-# cache so libibverbs finds its own providers and driver files there.
+# cache so libibverbs finds its own providers and driver files there. pyverbs is
+# built with Debian's cython3 for /usr/bin/python3; its package goes to one fixed
+# folder under the prefix (rxevm_pyverbs_path), its tests to rxevm_pyverbs_tests.
+# A cache built without pyverbs is rebuilt.
 fetch_rdma_core() {
     local uri name sum
     read -r uri name _ sum < <(apt_private apt-get source --print-uris --only-source rdma-core 2>/dev/null |
@@ -354,7 +358,7 @@ fetch_rdma_core() {
     RDMA_CORE_VERSION=${RDMA_CORE_VERSION%.orig.tar.*}
     local base=$RXEVM_CACHE/rdma-core/$RDMA_CORE_VERSION
     RDMA_CORE_PREFIX=$base/install
-    [ -x "$RDMA_CORE_PREFIX/bin/ibv_devinfo" ] && return 0
+    [ -x "$RDMA_CORE_PREFIX/bin/ibv_devinfo" ] && [ -f "$(rxevm_pyverbs_tests)/run_tests.py" ] && return 0
     mkdir -p "$base"
     if [ ! -s "$DEB_DIR/$name" ]; then
         # apt's own downloader, checking the hash from the Sources index; the
@@ -362,7 +366,7 @@ fetch_rdma_core() {
         apt_private /usr/lib/apt/apt-helper download-file "$uri" "$DEB_DIR/$name" "$sum" >/dev/null ||
             rxevm_die "download of $uri failed"
     fi
-    rxevm_say "building rdma-core $RDMA_CORE_VERSION (about 3 minutes)"
+    rxevm_say "building rdma-core $RDMA_CORE_VERSION with pyverbs (about 5 minutes)"
     rm -rf "$base/src" "$base/build" "$RDMA_CORE_PREFIX"
     mkdir -p "$base/src" "$base/build"
     tar -xf "$DEB_DIR/$name" -C "$base/src" --strip-components=1
@@ -370,8 +374,9 @@ fetch_rdma_core() {
         cd "$base/build"
         cmake -G Ninja -DCMAKE_BUILD_TYPE=Release \
             -DCMAKE_INSTALL_PREFIX="$RDMA_CORE_PREFIX" \
-            -DNO_PYVERBS=1 -DNO_MAN_PAGES=1 -DENABLE_STATIC=0 \
+            -DNO_MAN_PAGES=1 -DENABLE_STATIC=0 \
             -DPYTHON_EXECUTABLE=/usr/bin/python3 \
+            -DCMAKE_INSTALL_PYTHON_ARCH_LIB="$(rxevm_pyverbs_path)" \
             "$base/src" >"$base/build.log" 2>&1
         ninja -j "$(nproc)" >>"$base/build.log" 2>&1
         ninja install >>"$base/build.log" 2>&1

@@ -15,6 +15,7 @@ RXEVM_HOST_PACKAGES=(
     rdma-core ibverbs-utils libibverbs1 ibverbs-providers librdmacm1
     rdmacm-utils perftest libibverbs-dev
     cmake ninja-build libnl-3-dev libnl-route-3-dev libudev-dev pkg-config
+    cython3 python3-dev
 )
 
 rxevm_say() { printf 'rxe-vm: %s\n' "$*" >&2; }
@@ -71,7 +72,7 @@ rxevm_load_state() {
     fi
     local path
     for path in "$KERNEL_BZIMAGE" "$KERNEL_MODULES/modules.dep" "$QEMU_BINARY" \
-                "$RDMA_CORE_PREFIX/bin/ibv_devinfo"; do
+                "$RDMA_CORE_PREFIX/bin/ibv_devinfo" "$(rxevm_pyverbs_tests)/run_tests.py"; do
         if [ ! -e "$path" ]; then
             RXEVM_WHY="cache incomplete: $path is missing (run rxe-vm/fetch.sh)"
             return 1
@@ -85,13 +86,23 @@ rxevm_rdma_ld_path() {
     printf '%s' "$RDMA_CORE_PREFIX/lib"
 }
 
-# The host's Debian mirror, so private indexes use the same (reachable) host.
+# rdma-core's own test suite (pyverbs' tests/ with run_tests.py), installed beside the
+# library by fetch.sh; PYTHONPATH is the folder of the pyverbs package it imports.
+rxevm_pyverbs_tests() {
+    printf '%s' "$RDMA_CORE_PREFIX/share/doc/rdma-core/tests"
+}
+rxevm_pyverbs_path() {
+    printf '%s' "$RDMA_CORE_PREFIX/lib/python3/dist-packages"
+}
+
+# The host's Debian mirror, so private indexes use the same (reachable) host; a host
+# whose apt configuration names none needs RXEVM_MIRROR.
 rxevm_debian_mirror() {
     local uri=${RXEVM_MIRROR:-}
     [ -n "$uri" ] || uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list                               /etc/apt/sources.list.d/*.sources 2>/dev/null |
                           grep -oE '(https?|ftp)://[^ ]+/debian/?( |$)' | grep -v security |
                           head -n1 | tr -d ' ' || true)
-    uri=${uri:-http://deb.debian.org/debian}
+    [ -n "$uri" ] || rxevm_die "no Debian archive in the apt configuration: set RXEVM_MIRROR"
     echo "${uri%/}"
 }
 

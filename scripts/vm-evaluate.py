@@ -14,6 +14,11 @@ columns are judged (scripts/vm-kernels.sh on its own). Writes
 target/vm/summary.env for scripts/test-summary.sh (totals over the VM columns, and one line
 per column), and one conformance report per interop direction (interop-<direction>.json
 beside ibverbs-rxe.json), so the matrix has a column for each soft/kernel pair.
+
+rdma-core's own pyverbs tests ran on rxe0 in the same boot (pyverbs-rxe.json, written by
+scripts/pyverbs-run.py) are the reference the suite is mapped to
+(conformance-tests/pyverbs/mapping.tsv): the run fails when the reference is missing, when a
+pyverbs test that ran has no mapping line, or when a line names a case the suite does not have.
 """
 import datetime
 import json
@@ -27,6 +32,8 @@ VM = os.path.join(ROOT, "target", "vm")
 REPORTS = os.path.join(ROOT, "conformance-tests", "target", "conformance")
 KERNEL_COLUMN = "ibverbs-rxe"
 FINDINGS = os.path.join(ROOT, "conformance-tests", "findings")
+PYVERBS_REFERENCE = os.path.join(REPORTS, "pyverbs-rxe.json")
+PYVERBS_MAPPING = os.path.join(ROOT, "conformance-tests", "pyverbs", "mapping.tsv")
 
 # The rule of dev.verbs4j.conformance.report.Findings: a line applies to a run when the list's
 # device is on the side it names (a two-column line: on both sides) and, for a four-column
@@ -112,7 +119,7 @@ def vm_columns():
         return []
     columns = []
     for name in sorted(os.listdir(REPORTS)):
-        if not name.endswith(".json") or name.startswith("interop-"):
+        if not name.endswith(".json") or name.startswith("interop-") or name.startswith("pyverbs-"):
             continue
         with open(os.path.join(REPORTS, name)) as f:
             try:
@@ -175,6 +182,67 @@ INTEROP_SIDES = {
     "kernel-server-soft-client": ("soft", "soft0", "ibverbs", "rxe0"),
     "soft-server-kernel-client": ("ibverbs", "rxe0", "soft", "soft0"),
 }
+
+
+def pyverbs_mapping():
+    """mapping.tsv as {pyverbs test id: ([case ids], reason)}; the rule of report.PyverbsMapping."""
+    mapping = {}
+    with open(PYVERBS_MAPPING) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
+                raise ValueError("mapping.tsv: a line is 'pyverbs test<TAB>case ids or reason: ...': " + line)
+            test, target = fields[0].strip(), fields[1].strip()
+            if target.startswith("reason:"):
+                mapping[test] = ([], target[len("reason:"):].strip())
+            else:
+                mapping[test] = ([c.strip() for c in target.split(",") if c.strip()], "")
+    return mapping
+
+
+def judge_pyverbs(suite_cases, problems):
+    """Checks every pyverbs test that ran on rxe0 against the mapping; returns the summary line."""
+    try:
+        with open(PYVERBS_REFERENCE) as f:
+            reference = json.load(f)
+    except (OSError, ValueError) as e:
+        problems.append("pyverbs reference: no readable %s (%s; log: target/vm/pyverbs.log)" % (PYVERBS_REFERENCE, e))
+        return "pyverbs: did not run"
+    mapping = pyverbs_mapping()
+    tests = reference.get("tests", [])
+    ran = [t for t in tests if t["outcome"] != "skip"]
+    if not ran:
+        problems.append("pyverbs reference: no pyverbs test ran on %s (log: target/vm/pyverbs.log)" % reference.get("device"))
+    mapped = reasoned = unmapped = 0
+    for t in ran:
+        cases, reason = mapping.get(t["id"], (None, None))
+        if cases is None:
+            unmapped += 1
+            problems.append("pyverbs test %s ran on rxe0 but has no line in conformance-tests/pyverbs/mapping.tsv" % t["id"])
+            continue
+        if reason:
+            reasoned += 1
+        else:
+            mapped += 1
+        for case in cases:
+            if case not in suite_cases:
+                problems.append("mapping.tsv maps pyverbs test %s to %s, which the suite does not have" % (t["id"], case))
+    stale = sorted(set(mapping) - {t["id"] for t in ran})
+    if stale:
+        print("  mapping.tsv has %d line(s) for pyverbs tests that did not run on rxe0 (skipped or gone): %s"
+              % (len(stale), ", ".join(stale)))
+    for t in ran:
+        if t["outcome"] != "pass":
+            print("  pyverbs %s on rxe0: %s %s" % (t["id"], t["outcome"], t.get("detail", "")))
+    counts = {k: sum(1 for t in tests if t["outcome"] == k) for k in ("pass", "fail", "error", "skip")}
+    line = ("pyverbs on rxe0: %d ran (%d passed, %d failed, %d errors), %d skipped, in %d s; %d mapped to suite cases, "
+            "%d with a reason, %d unmapped" % (len(ran), counts["pass"], counts["fail"], counts["error"], counts["skip"],
+                                                reference.get("durationMs", 0) // 1000, mapped, reasoned, unmapped))
+    print(line)
+    return line
 
 
 def read_lines(path):
@@ -287,6 +355,10 @@ def main():
         for p in problems:
             print("FAILED: " + p)
         sys.exit(1 if problems else 0)
+
+    # Every case of the suite is in the kernel column's report, skipped or not.
+    suite_cases = {c["id"] for r in columns if r["label"] == KERNEL_COLUMN for c in r["cases"]}
+    column_lines.append(judge_pyverbs(suite_cases, problems))
 
     interop_passed = 0
     for name in ("kernel-server-soft-client", "soft-server-kernel-client"):

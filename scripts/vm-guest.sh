@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs inside the rxe micro-VM (rxe-vm/run.sh -n veth): rxe0 on veth0 (10.9.0.1) in the
 # root namespace, veth1 (10.9.0.2) in namespace 'peer'. One boot does all the kernel-rxe
-# work: the conformance suite against the ibverbs provider on rxe0, soft <-> kernel interop
+# work: rdma-core's own pyverbs tests on rxe0 (the reference the suite is mapped to), the
+# conformance suite against the ibverbs provider on rxe0, soft <-> kernel interop
 # across the veth pair in both directions, and the perf runs beside perftest.
 # Results go to target/vm/ and conformance-tests/target/conformance/ (shared with the host).
 set -u
@@ -17,6 +18,20 @@ tools_classpath="tools/target/classes:$classpath"
 step "device"
 ibv_devinfo -v > "$out/ibv_devinfo.txt" 2>&1
 grep -E "hca_id|fw_ver|device_cap_flags_ex|ODP|state" "$out/ibv_devinfo.txt" | head -20
+
+# rdma-core's own suite (pyverbs' tests), the reference the suite's cases are mapped to
+# (conformance-tests/pyverbs/mapping.tsv): run once, unchanged, on rxe0. fetch.sh installs it
+# beside the library that LD_LIBRARY_PATH names. GID 1 is veth0's IPv4 address; GID 0, the
+# link-local one, has no route here (IPv6 is off on veth0).
+step "rdma-core's pyverbs tests on rxe0"
+rdma_prefix=$(dirname "$LD_LIBRARY_PATH")
+start=$SECONDS
+PYTHONPATH="$LD_LIBRARY_PATH/python3/dist-packages" timeout 900 python3 scripts/pyverbs-run.py \
+    "$rdma_prefix/share/doc/rdma-core/tests" conformance-tests/target/conformance/pyverbs-rxe.json --dev rxe0 --gid 1 -v \
+    > "$out/pyverbs.log" 2>&1
+echo $? > "$out/pyverbs.rc"
+tail -n 3 "$out/pyverbs.log"
+echo "== pyverbs took $(( SECONDS - start )) s"
 
 step "conformance suite: ibverbs on rxe0"
 java_run -cp "$classpath" dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 \

@@ -58,7 +58,8 @@ debian_mirror() {
     uri=$(grep -hs -E '^\s*deb\s' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
             | sed -E 's/\[[^]]*\]//' | awk '{print $2}' | grep -E '/debian/?$' | head -n1 || true)
   fi
-  echo "${uri:-http://deb.debian.org/debian}"
+  [[ -n $uri ]] || fail "no Debian archive in the apt configuration; set VERBS4J_HEADERS to rdma-core >= 45 headers"
+  echo "$uri"
 }
 
 newest_cached_headers() {

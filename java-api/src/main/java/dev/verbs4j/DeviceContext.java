@@ -20,6 +20,12 @@ public interface DeviceContext extends AutoCloseable {
     /** A GID table entry ({@code ibv_query_gid}). @throws VerbsException {@code EINVAL} for a bad port or index */
     Gid queryGid(int port, int index);
 
+    /**
+     * How many completion vectors the device has ({@code ibv_context.num_comp_vectors}): a
+     * completion queue's vector is below it.
+     */
+    int completionVectorCount();
+
     /** Allocates a protection domain ({@code ibv_alloc_pd}). */
     ProtectionDomain allocatePd();
 
@@ -31,8 +37,9 @@ public interface DeviceContext extends AutoCloseable {
      *
      * @param minEntries at least this many entries; the queue may be larger
      * @param channel    the channel that receives its events, or {@code null}
-     * @param vector     completion vector
-     * @throws VerbsException {@code EINVAL} if {@code minEntries} is below 1 or above the device limit
+     * @param vector     completion vector, below {@link #completionVectorCount()}
+     * @throws VerbsException {@code EINVAL} if {@code minEntries} is below 1 or above the device limit,
+     *                        or {@code vector} is not one of the device's
      */
     CompletionQueue createCq(int minEntries, CompletionChannel channel, int vector);
 

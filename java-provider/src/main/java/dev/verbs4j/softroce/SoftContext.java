@@ -46,6 +46,11 @@ final class SoftContext extends Resource implements DeviceContext {
             EnumSet.of(OdpTransportCapability.SEND, OdpTransportCapability.RECV, OdpTransportCapability.SRQ_RECV),
             EnumSet.noneOf(OdpTransportCapability.class));
 
+    /** One completion vector: completion events come from the device's engine. */
+    static final int COMPLETION_VECTORS = 1;
+    /** The port's {@code active_width} and {@code active_speed} codes: 1X at SDR, the lowest IBTA rate, for a UDP endpoint. */
+    static final int WIDTH_1X = 1;
+    static final int SPEED_SDR = 1;
     private static final AtomicInteger PD_HANDLES = new AtomicInteger(1);
 
     final SoftDevice device;
@@ -76,8 +81,14 @@ final class SoftContext extends Resource implements DeviceContext {
     public PortAttributes queryPort(int port) {
         ensureOpen();
         checkPort(port);
-        return new PortAttributes(PortState.ACTIVE, device.config().mtu(), device.config().mtu(), 1, 0, true, 0, 0,
-                1L << 31, 1);
+        return new PortAttributes(PortState.ACTIVE, device.config().mtu(), device.config().mtu(), 1, 0, true, SPEED_SDR,
+                WIDTH_1X, 1L << 31, 1);
+    }
+
+    @Override
+    public int completionVectorCount() {
+        ensureOpen();
+        return COMPLETION_VECTORS;
     }
 
     @Override
@@ -114,6 +125,10 @@ final class SoftContext extends Resource implements DeviceContext {
         int max = device.config().limits().maxCqe();
         if (minEntries < 1 || minEntries > max) {
             throw new VerbsException(Errno.EINVAL, "CQ size " + minEntries + " outside 1.." + max);
+        }
+        if (vector < 0 || vector >= COMPLETION_VECTORS) {
+            // ib_uverbs refuses a vector at or past num_comp_vectors the same way.
+            throw new VerbsException(Errno.EINVAL, "completion vector " + vector + " (the soft device has " + COMPLETION_VECTORS + ")");
         }
         if (channel != null && !(channel instanceof SoftChannel sc && sc.context == this)) {
             throw new VerbsException(Errno.EINVAL, "completion channel belongs to another context");

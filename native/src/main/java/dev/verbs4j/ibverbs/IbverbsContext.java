@@ -74,6 +74,12 @@ final class IbverbsContext extends Resource implements DeviceContext {
      * {@code ibv_query_gid} reports it.
      */
     @Override
+    public synchronized int completionVectorCount() {
+        ensureOpen();
+        return handle.num_comp_vectors();
+    }
+
+    @Override
     public synchronized Gid queryGid(int port, int index) {
         ensureOpen();
         checkPort(port);

@@ -45,15 +45,20 @@ class AtomicWriteTearingTest {
         assertTrue(reader.running.await(Completions.timeout().toMillis(), TimeUnit.MILLISECONDS), "reader thread started");
 
         SendWorkRequest wr = new SendWorkRequest();
-        for (int i = 0; i < WRITES; i++) {
-            boolean last = i % BATCH == BATCH - 1 || i == WRITES - 1;
-            pair.local().qp().postSend(wr.wrId(i).signaled(last).atomicWrite(target.remoteAddress(8), target.rkey(), i % 2 == 0 ? A : B));
-            if (last) {
-                Expect.success(WcOpcode.ATOMIC_WRITE, i, Completions.next(pair.local().sendCq(), "atomic write " + i), "atomic write " + i);
+        try {
+            for (int i = 0; i < WRITES; i++) {
+                boolean last = i % BATCH == BATCH - 1 || i == WRITES - 1;
+                pair.local().qp().postSend(wr.wrId(i).signaled(last).atomicWrite(target.remoteAddress(8), target.rkey(), i % 2 == 0 ? A : B));
+                if (last) {
+                    Expect.success(WcOpcode.ATOMIC_WRITE, i, Completions.next(pair.local().sendCq(), "atomic write " + i), "atomic write " + i);
+                }
             }
+        } finally {
+            // Also when a write fails: the reader must be gone before the case frees the word it reads
+            // (it gives up one timeout after being told to stop).
+            reader.stopAfterSeeing(WRITES % 2 == 0 ? B : A);
+            reader.join(2 * Completions.timeout().toMillis());
         }
-        reader.stopAfterSeeing(WRITES % 2 == 0 ? B : A);
-        reader.join(Completions.timeout().toMillis());
 
         assertEquals(0, reader.torn.get(), () -> "torn values seen by the reader; first: 0x" + Long.toHexString(reader.firstTorn.get()));
         assertTrue(reader.sawFinal, "the reader saw the last value written (" + reader.changes + " changes observed)");

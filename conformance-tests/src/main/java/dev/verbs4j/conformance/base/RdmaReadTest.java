@@ -51,4 +51,21 @@ class RdmaReadTest {
         assertEquals(length, wc.byteLength(), "byte_len of the read");
         Bytes.assertSame(source.memory(), sink.memory(), "read bytes");
     }
+
+    @Test
+    void zeroLengthReadCompletes(Testbed bed) {
+        RcPair pair = bed.rcPair();
+        Buffer source = pair.remote().buffer(64);
+        Buffer sink = pair.local().buffer(64);
+        Bytes.fill(source.memory(), 43);
+        SendWorkRequest wr = new SendWorkRequest().wrId(65).signaled(true).rdmaRead(source.remoteAddress(0), source.rkey());
+        wr.sges().clear();
+
+        pair.local().qp().postSend(wr);
+
+        WorkCompletion wc = Expect.success(WcOpcode.RDMA_READ, 65, Completions.next(pair.local().sendCq(), "the zero-length read"),
+                "read completion");
+        assertEquals(0, wc.byteLength(), "byte_len of a zero-length read");
+        Bytes.assertFilled(sink.memory(), (byte) 0, "local memory after a zero-length read");
+    }
 }

@@ -95,4 +95,21 @@ class UdTest {
         assertEquals(0x5EED, recv.immData(), "imm_data");
         assertEquals(UdPair.GRH_BYTES + 8, recv.byteLength(), "byte_len");
     }
+
+    @Test
+    void zeroLengthDatagramDeliversOnlyTheGrh(Testbed bed) {
+        UdPair pair = bed.udPair();
+        Buffer sink = bed.buffer(pair.remote().pd(), UdPair.GRH_BYTES + 64, Buffer.allRemoteAccess());
+        pair.remote().qp().postRecv(new ReceiveWorkRequest().wrId(114).buffer(sink.region(), 0, (int) sink.length()));
+        SendWorkRequest wr = new SendWorkRequest().wrId(94).signaled(true).send()
+                .ud(pair.local().toPeer(), pair.remote().qp().qpn(), pair.qkey());
+        wr.sges().clear();
+
+        pair.local().qp().postSend(wr);
+
+        Expect.success(WcOpcode.SEND, 94, Completions.next(pair.local().sendCq(), "the zero-length UD send"), "send completion");
+        WorkCompletion recv = Expect.success(WcOpcode.RECV, 114, Completions.next(pair.remote().recvCq(), "the UD receive"), "receive");
+        assertEquals(UdPair.GRH_BYTES, recv.byteLength(), "byte_len of a zero-length datagram is the GRH alone");
+        assertEquals(pair.local().qp().qpn(), recv.srcQp(), "src_qp names the sending QP");
+    }
 }

@@ -6,14 +6,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The report folder: {@code <label>.json} per run, and {@code conformance-matrix.md} /
  * {@code conformance-matrix.html} merged from every run found there, with the
  * {@linkplain Findings#bundled() listed findings} marked and each case's agreement across
  * the runs; with runs of the kernel's device on both sides that recorded their kernel, also
- * {@code conformance-kernels.md} / {@code .html}, the {@linkplain KernelView view by kernel}.
- * The folder is
+ * {@code conformance-kernels.md} / {@code .html}, the {@linkplain KernelView view by kernel};
+ * and, where the micro-VM left rdma-core's pyverbs results ({@value PyverbsReference#FILE}),
+ * the {@linkplain PyverbsPage pyverbs reference page}. The folder is
  * {@value #DIR_PROPERTY} (default {@code target/conformance}).
  */
 public final class ReportFiles {
@@ -44,8 +46,11 @@ public final class ReportFiles {
         return written;
     }
 
-    /** What a merge wrote, and how the columns it merged agree. */
-    public record Merged(List<Path> files, CaseAgreements agreements) {
+    /**
+     * What a merge wrote, how the columns it merged agree, and the pyverbs reference page's
+     * summary line and problems (empty when the folder has no {@value PyverbsReference#FILE}).
+     */
+    public record Merged(List<Path> files, CaseAgreements agreements, Optional<String> pyverbsSummary, List<String> pyverbsProblems) {
     }
 
     /** Re-reads every run in {@code dir} and rewrites the matrix only (for merging runs copied in from elsewhere). */
@@ -61,6 +66,19 @@ public final class ReportFiles {
             files.add(Files.writeString(dir.resolve(KERNELS_MARKDOWN), kernels.markdown(), StandardCharsets.UTF_8));
             files.add(Files.writeString(dir.resolve(KERNELS_HTML), kernels.html(), StandardCharsets.UTF_8));
         }
-        return new Merged(List.copyOf(files), matrix.agreements());
+        Optional<PyverbsReference> reference;
+        try {
+            reference = PyverbsReference.readFrom(dir);
+        } catch (IllegalArgumentException e) {
+            warnings.add(dir.resolve(PyverbsReference.FILE) + ": " + e.getMessage());
+            reference = Optional.empty();
+        }
+        if (reference.isEmpty()) {
+            return new Merged(List.copyOf(files), matrix.agreements(), Optional.empty(), List.of());
+        }
+        PyverbsPage page = new PyverbsPage(reference.get(), PyverbsMapping.bundled(), runs, findings);
+        files.add(Files.writeString(dir.resolve(PyverbsPage.MARKDOWN), page.markdown(), StandardCharsets.UTF_8));
+        files.add(Files.writeString(dir.resolve(PyverbsPage.HTML), page.html(), StandardCharsets.UTF_8));
+        return new Merged(List.copyOf(files), matrix.agreements(), Optional.of(page.summaryLine()), page.problems());
     }
 }

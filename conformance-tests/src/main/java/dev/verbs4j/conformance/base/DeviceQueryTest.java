@@ -1,0 +1,84 @@
+package dev.verbs4j.conformance.base;
+
+import dev.verbs4j.Device;
+import dev.verbs4j.DeviceAttributes;
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.PortAttributes;
+import dev.verbs4j.PortState;
+import dev.verbs4j.Verbs;
+import dev.verbs4j.conformance.fixture.ConformanceSuite;
+import dev.verbs4j.conformance.fixture.DeviceSide;
+import dev.verbs4j.conformance.fixture.Testbed;
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a device says about itself ({@code ibv_get_device_list}, {@code ibv_query_device_ex},
+ * {@code ibv_query_port}, {@code ibv_query_gid}): it is listed and opens, and every limit
+ * and port property it reports is one a verbs application can work with.
+ */
+@ConformanceSuite
+class DeviceQueryTest {
+    private static final long PAGE = 4096;
+    /** IBTA PortInfo LinkWidthActive codes (1X, 4X, 8X, 12X, 2X). */
+    private static final Set<Integer> WIDTHS = Set.of(1, 2, 4, 8, 16);
+    /** IBTA PortInfo LinkSpeedActive codes, SDR to XDR. */
+    private static final Set<Integer> SPEEDS = Set.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
+
+    @Test
+    void deviceIsListedByItsProviderAndOpensAgain(Testbed bed) {
+        Device device = bed.local().context().device();
+        Device listed = Verbs.provider(device.providerName()).devices().stream()
+                .filter(d -> d.name().equals(device.name())).findFirst().orElse(null);
+        assertTrue(listed != null, device.name() + " is not in its provider's device list");
+
+        try (DeviceContext second = listed.open()) {
+            assertEquals(device.name(), second.device().name(), "the second context's device");
+            assertEquals(bed.local().attributes().nodeGuid(), second.queryDevice().nodeGuid(), "node GUID seen from the second context");
+        }
+    }
+
+    @Test
+    void deviceAttributesDescribeAUsableDevice(Testbed bed) {
+        for (DeviceSide side : bed.sides()) {
+            DeviceAttributes a = side.context().queryDevice();
+            assertNotEquals(0L, a.nodeGuid(), side + ": node_guid");
+            assertNotEquals(0L, a.systemImageGuid(), side + ": sys_image_guid");
+            // max_mr_size is a u64: a device without a limit reports all ones.
+            assertTrue(Long.compareUnsigned(a.maxMrSize(), PAGE) > 0, side + ": max_mr_size " + Long.toUnsignedString(a.maxMrSize()));
+            assertTrue(Long.compareUnsigned(a.pageSizeCap(), PAGE) >= 0, side + ": page_size_cap " + Long.toHexString(a.pageSizeCap()));
+            assertNotEquals(0, a.vendorId(), side + ": vendor_id");
+            assertTrue(a.maxQp() > 0 && a.maxQpWr() > 0 && a.maxSge() > 0 && a.maxSgeRd() >= 0, side + ": QP limits " + a);
+            assertTrue(a.maxCq() > 0 && a.maxCqe() > 0 && a.maxMr() > 0 && a.maxPd() > 0, side + ": CQ, MR and PD limits " + a);
+            assertTrue(a.maxPkeys() > 0, side + ": max_pkeys");
+            assertTrue(a.physicalPortCount() >= 1, side + ": phys_port_cnt");
+        }
+    }
+
+    @Test
+    void portAttributesDescribeAnActivePort(Testbed bed) {
+        for (DeviceSide side : bed.sides()) {
+            PortAttributes p = side.context().queryPort(DeviceSide.PORT);
+            assertEquals(PortState.ACTIVE, p.state(), side + ": port state");
+            assertTrue(p.activeMtu().bytes() <= p.maxMtu().bytes(), side + ": active MTU " + p.activeMtu() + " above max " + p.maxMtu());
+            assertTrue(WIDTHS.contains(p.activeWidth()), side + ": active_width " + p.activeWidth() + " is no IBTA width");
+            assertTrue(SPEEDS.contains(p.activeSpeed()), side + ": active_speed " + p.activeSpeed() + " is no IBTA speed");
+            assertTrue(p.maxMsgSize() > PAGE, side + ": max_msg_sz " + p.maxMsgSize());
+            assertTrue(p.gidTableLength() >= 1, side + ": gid_tbl_len");
+            assertTrue(p.pkeyTableLength() >= 1, side + ": pkey_tbl_len");
+        }
+    }
+
+    @Test
+    void gidTableEntriesAreReadable(Testbed bed) {
+        for (DeviceSide side : bed.sides()) {
+            side.context().queryGid(DeviceSide.PORT, 0);
+            assertEquals(side.gid(), side.context().queryGid(DeviceSide.PORT, side.gidIndex()), side + ": GID " + side.gidIndex());
+        }
+    }
+}
