@@ -4,6 +4,9 @@ import dev.verbs4j.DeviceContext;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -16,6 +19,10 @@ import java.lang.reflect.Proxy;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -40,6 +47,8 @@ final class AgentClient implements AutoCloseable {
     private static final long FIRST_CONNECT_NS = 60_000_000_000L;
 
     private final InetSocketAddress address;
+    /** The agent's Unix domain socket in the shared folder, once it has one; then new connections use it. */
+    private volatile UnixDomainSocketAddress localChannel;
     private final AgentProcess process;
     private final Map<Long, Object> proxies = new ConcurrentHashMap<>();
     private final List<Connection> connections = new ArrayList<>();
@@ -93,6 +102,7 @@ final class AgentClient implements AutoCloseable {
         AgentClient client = new AgentClient(address, process);
         try {
             client.memory = SharedMemory.reserve(client, folder);
+            client.openLocalChannel(folder);
             return client;
         } catch (RuntimeException e) {
             client.close();
@@ -111,6 +121,17 @@ final class AgentClient implements AutoCloseable {
             out.writeUTF(provider);
             out.writeUTF(device);
         }, null, null);
+    }
+
+    /** Asks the agent for a Unix domain socket in {@code folder}; uses it if this process sees it there too. */
+    private void openLocalChannel(Path folder) {
+        String path = (String) request(out -> {
+            out.writeByte(Protocol.LOCAL_CHANNEL);
+            out.writeUTF(folder.toString());
+        }, null, null);
+        if (!path.isEmpty() && Files.exists(Path.of(path))) {
+            localChannel = UnixDomainSocketAddress.of(path);
+        }
     }
 
     boolean reserve(long base, long size) {
@@ -194,7 +215,8 @@ final class AgentClient implements AutoCloseable {
         long deadline = System.nanoTime() + (first ? FIRST_CONNECT_NS : 0);
         while (true) {
             try {
-                Connection c = new Connection(address);
+                UnixDomainSocketAddress local = localChannel;
+                Connection c = local != null ? Connection.local(local) : Connection.tcp(address);
                 synchronized (connections) {
                     connections.add(c);
                 }
@@ -210,10 +232,11 @@ final class AgentClient implements AutoCloseable {
         }
     }
 
-    /** A resource in the agent: every call but Object's runs there. */
+    /** A resource in the agent: every call but Object's runs there (an answer that cannot change, once). */
     private final class Remote implements InvocationHandler {
         final long handle;
         final Class<?> type;
+        final Map<Method, Object> fixedAnswers = new ConcurrentHashMap<>();
 
         Remote(long handle, Class<?> type) {
             this.handle = handle;
@@ -230,6 +253,21 @@ final class AgentClient implements AutoCloseable {
                     default -> "agent " + type.getSimpleName() + " #" + handle;
                 };
             }
+            if (RemoteTypes.answerIsFixed(method)) {
+                Object known = fixedAnswers.get(method);
+                if (known != null) {
+                    return known;
+                }
+                Object answer = call(method, args);
+                if (answer != null) {
+                    fixedAnswers.put(method, answer);
+                }
+                return answer;
+            }
+            return call(method, args);
+        }
+
+        private Object call(Method method, Object[] args) {
             return request(out -> {
                 out.writeByte(Protocol.CALL);
                 out.writeLong(handle);
@@ -246,28 +284,44 @@ final class AgentClient implements AutoCloseable {
         }
     }
 
+    /** One connection to the agent: TCP, or a Unix domain socket in the shared folder. */
     private static final class Connection implements AutoCloseable {
-        final Socket socket;
+        final Closeable channel;
         final DataInputStream in;
         final DataOutputStream out;
 
-        Connection(InetSocketAddress address) throws IOException {
-            socket = new Socket();
-            socket.setTcpNoDelay(true);
-            socket.connect(address, 10_000);
-            socket.setSoTimeout(ANSWER_TIMEOUT_MS);
-            in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-            out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+        private Connection(Closeable channel, InputStream input, OutputStream output) {
+            this.channel = channel;
+            in = new DataInputStream(new BufferedInputStream(input));
+            out = new DataOutputStream(new BufferedOutputStream(output));
+        }
+
+        static Connection tcp(InetSocketAddress address) throws IOException {
+            Socket socket = new Socket();
+            try {
+                socket.setTcpNoDelay(true);
+                socket.connect(address, 10_000);
+                socket.setSoTimeout(ANSWER_TIMEOUT_MS);
+                return new Connection(socket, socket.getInputStream(), socket.getOutputStream());
+            } catch (IOException e) {
+                socket.close();
+                throw e;
+            }
+        }
+
+        static Connection local(UnixDomainSocketAddress address) throws IOException {
+            SocketChannel channel = SocketChannel.open(address);
+            return new Connection(channel, Channels.newInputStream(channel), Channels.newOutputStream(channel));
         }
 
         @Override
         public void close() throws IOException {
-            socket.close();
+            channel.close();
         }
 
         void closeQuietly() {
             try {
-                socket.close();
+                channel.close();
             } catch (IOException e) {
                 // A connection that broke off: nothing more to do with it.
             }

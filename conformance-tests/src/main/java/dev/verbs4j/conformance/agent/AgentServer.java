@@ -5,6 +5,16 @@ import dev.verbs4j.Provider;
 import dev.verbs4j.Verbs;
 
 import java.io.BufferedInputStream;
+import java.io.Closeable;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -88,10 +98,40 @@ final class AgentServer {
                 Socket s = listener.accept();
                 s.setTcpNoDelay(true);
                 connections.incrementAndGet();
-                Thread.ofPlatform().daemon().name("agent " + s.getRemoteSocketAddress()).start(() -> session(s));
+                InputStream input = s.getInputStream();
+                OutputStream output = s.getOutputStream();
+                Thread.ofPlatform().daemon().name("agent " + s.getRemoteSocketAddress()).start(() -> session(input, output, s));
             }
         } catch (IOException e) {
             over.countDown();
+        }
+    }
+
+    /** Listens on a Unix domain socket in {@code folder} as well; returns its path, or "" when it cannot. */
+    private String openLocalChannel(String folder) {
+        try {
+            Path path = Path.of(folder, "verbs4j-agent-" + ProcessHandle.current().pid() + ".sock");
+            Files.deleteIfExists(path);
+            ServerSocketChannel local = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            local.bind(UnixDomainSocketAddress.of(path));
+            path.toFile().deleteOnExit();
+            Thread.ofPlatform().daemon().name("agent accept local").start(() -> acceptLocal(local));
+            return path.toString();
+        } catch (IOException | UnsupportedOperationException e) {
+            return "";
+        }
+    }
+
+    private void acceptLocal(ServerSocketChannel local) {
+        try (local) {
+            while (true) {
+                SocketChannel c = local.accept();
+                connections.incrementAndGet();
+                Thread.ofPlatform().daemon().name("agent local")
+                        .start(() -> session(Channels.newInputStream(c), Channels.newOutputStream(c), c));
+            }
+        } catch (IOException e) {
+            // The agent is closing.
         }
     }
 
@@ -99,9 +139,9 @@ final class AgentServer {
      * Answers one connection's requests until it closes. The session is over when a request
      * says so, or when every connection the test process opened has closed (it went away).
      */
-    private void session(Socket socket) {
+    private void session(InputStream input, OutputStream output, Closeable connection) {
         try {
-            answerAll(socket);
+            answerAll(input, output, connection);
         } finally {
             if (connections.decrementAndGet() == 0) {
                 endUnlessReconnected();
@@ -122,10 +162,10 @@ final class AgentServer {
         });
     }
 
-    private void answerAll(Socket socket) {
-        try (socket;
-             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()))) {
+    private void answerAll(InputStream input, OutputStream output, Closeable connection) {
+        try (connection;
+             DataInputStream in = new DataInputStream(new BufferedInputStream(input));
+             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(output))) {
             while (true) {
                 int type;
                 try {
@@ -168,6 +208,10 @@ final class AgentServer {
                     mappings.forget(path);
                     return null;
                 }, null);
+            }
+            case Protocol.LOCAL_CHANNEL -> {
+                String folder = in.readUTF();
+                reply(out, () -> openLocalChannel(folder), null);
             }
             case Protocol.SHUTDOWN -> {
                 out.writeByte(Protocol.OK);

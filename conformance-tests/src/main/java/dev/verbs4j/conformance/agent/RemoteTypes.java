@@ -12,6 +12,7 @@ import dev.verbs4j.QueuePair;
 import dev.verbs4j.SharedReceiveQueue;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The API's resources: what stays in the agent and crosses the control channel as a
@@ -23,7 +24,29 @@ final class RemoteTypes {
             MemoryWindow.class, CompletionQueue.class, CompletionChannel.class, QueuePair.class, SharedReceiveQueue.class,
             AddressHandle.class, Device.class);
 
+    /**
+     * Calls without arguments whose answer never changes for the resource's life: the test
+     * process asks the agent once. (A region's keys and addresses are not among them: a
+     * fast-register region gets new ones with each registration.)
+     */
+    private static final Set<String> FIXED_ANSWERS = Set.of(
+            "Device#name", "Device#providerName", "Device#guid",
+            "DeviceContext#device", "DeviceContext#queryDevice",
+            "ProtectionDomain#context",
+            "QueuePair#qpn", "QueuePair#type", "QueuePair#protectionDomain", "QueuePair#sendCq", "QueuePair#recvCq",
+            "QueuePair#srq",
+            "CompletionQueue#capacity", "CompletionQueue#channel",
+            "MemoryWindow#type",
+            "SharedReceiveQueue#maxWr", "SharedReceiveQueue#maxSge",
+            "AddressHandle#attributes");
+
     private RemoteTypes() {
+    }
+
+    /** Whether {@code method}'s answer is fixed for the life of the resource it is called on. */
+    static boolean answerIsFixed(java.lang.reflect.Method method) {
+        return method.getParameterCount() == 0
+                && FIXED_ANSWERS.contains(method.getDeclaringClass().getSimpleName() + "#" + method.getName());
     }
 
     /** The API interface {@code value} is a resource of, or null for a value. */

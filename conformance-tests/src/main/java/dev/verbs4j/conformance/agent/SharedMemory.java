@@ -31,6 +31,7 @@ public final class SharedMemory implements MemorySource {
     private static final long FIRST_BASE = 0x3000_0000_0000L;
     private static final long PAGE = Testbed.PAGE;
     private static final AtomicLong NAMES = new AtomicLong();
+    private static final String PREFIX = "verbs4j-shared-";
 
     private final AgentClient agent;
     private final Path folder;
@@ -49,6 +50,7 @@ public final class SharedMemory implements MemorySource {
 
     /** Reserves a range at an address the agent can reserve too. */
     static SharedMemory reserve(AgentClient agent, Path folder) {
+        removeLeftovers(folder);
         for (int attempt = 0; attempt < 16; attempt++) {
             long candidate = FIRST_BASE + attempt * (RESERVATION * 4);
             long at = Posix.mmap(candidate, RESERVATION, Posix.PROT_NONE,
@@ -65,6 +67,26 @@ public final class SharedMemory implements MemorySource {
             Posix.munmap(candidate, RESERVATION);
         }
         throw new IllegalStateException("found no address range both this process and the agent can reserve");
+    }
+
+    /** Files of test processes that ended without freeing them (a crashed run). */
+    private static void removeLeftovers(Path folder) {
+        try (var files = Files.list(folder)) {
+            files.filter(f -> f.getFileName().toString().startsWith(PREFIX)).forEach(f -> {
+                String[] parts = f.getFileName().toString().substring(PREFIX.length()).split("-");
+                boolean ownerGone = parts.length == 2 && parts[0].matches("\\d+")
+                        && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty();
+                if (ownerGone) {
+                    try {
+                        Files.deleteIfExists(f);
+                    } catch (IOException e) {
+                        // Another process's file after all, or gone already.
+                    }
+                }
+            });
+        } catch (IOException e) {
+            // An unreadable folder: the allocations will say so.
+        }
     }
 
     @Override
@@ -117,7 +139,7 @@ public final class SharedMemory implements MemorySource {
     }
 
     private Path newFile() {
-        return folder.resolve("verbs4j-shared-" + ProcessHandle.current().pid() + "-" + NAMES.incrementAndGet());
+        return folder.resolve(PREFIX + ProcessHandle.current().pid() + "-" + NAMES.incrementAndGet());
     }
 
     /** The case that allocated {@code path} is over: the agent lets go, the range is reserved again, the file removed. */
