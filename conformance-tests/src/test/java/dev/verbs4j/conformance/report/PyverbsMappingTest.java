@@ -62,7 +62,7 @@ class PyverbsMappingTest {
             TestIdentifier id = pending.removeLast();
             pending.addAll(plan.getChildren(id));
             if (id.isTest()) {
-                ConformanceReportListener.caseId(id).ifPresent(ids::add);
+                ConformanceReportListener.caseId(id, plan::getParent).ifPresent(ids::add);
             }
         }
         return ids;
