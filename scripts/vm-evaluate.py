@@ -159,8 +159,12 @@ def judge_column(report, lists, problems):
     failed = len(problems) - failed_before
     print("conformance %s (%s): %d passed, %d findings, %d skipped, %d unexpected failures"
           % (label, pair, passed, len(seen_findings), skipped, failed))
-    for case, detail, reason in seen_findings:
-        print("  finding %s: %s -- %s" % (case, detail, reason))
+    # One line per kernel behaviour, with how many cases show it; the matrix has each case.
+    by_reason = {}
+    for case, _detail, reason in seen_findings:
+        by_reason.setdefault(reason, []).append(case)
+    for reason, cases in sorted(by_reason.items(), key=lambda item: -len(item[1])):
+        print("  %d finding(s), e.g. %s: %s" % (len(cases), cases[0], reason))
     return passed, skipped, len(seen_findings), "%s: %d passed, %d failed, %d skipped, %d findings" % (
         label, passed, failed, skipped, len(seen_findings))
 

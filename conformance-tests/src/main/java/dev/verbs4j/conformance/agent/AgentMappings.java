@@ -20,7 +20,7 @@ final class AgentMappings {
     private long reservedSize;
     private final Map<String, Mapped> mapped = new HashMap<>();
 
-    private record Mapped(SharedMapping.Kind kind, MemorySegment whole, Arena arena) {
+    private record Mapped(SharedMapping.Kind kind, MemorySegment whole, Arena arena) implements SharedMapping.Held {
     }
 
     /** Reserves the range the test process reserved; false when something of this process is there. */
@@ -78,16 +78,8 @@ final class AgentMappings {
 
     /** How the test process finds {@code segment}; an address outside every shared file crosses as it is. */
     synchronized SharedMapping name(MemorySegment segment) {
-        long address = segment.address();
-        for (Map.Entry<String, Mapped> e : mapped.entrySet()) {
-            MemorySegment whole = e.getValue().whole();
-            long offset = address - whole.address();
-            if (offset >= 0 && offset + segment.byteSize() <= whole.byteSize()) {
-                return new SharedMapping(e.getKey(), e.getValue().kind(), whole.address(), whole.byteSize(), offset,
-                        segment.byteSize());
-            }
-        }
-        return new SharedMapping("", SharedMapping.Kind.AT_SAME_ADDRESS, address, segment.byteSize(), 0, segment.byteSize());
+        return SharedMapping.find(segment, mapped).orElseGet(() -> new SharedMapping("", SharedMapping.Kind.AT_SAME_ADDRESS,
+                segment.address(), segment.byteSize(), 0, segment.byteSize()));
     }
 
     /** The test process freed {@code path}: unmap it (a same-address range goes back to the reservation). */

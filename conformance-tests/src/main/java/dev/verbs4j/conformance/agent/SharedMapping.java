@@ -4,6 +4,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * How a piece of shared memory is named on the control channel: the file behind it, how
@@ -23,6 +25,27 @@ record SharedMapping(String path, Kind kind, long base, long size, long offset, 
         AT_SAME_ADDRESS,
         /** A file mapped through {@code FileChannel.map} in each process (persistent memory), at addresses of its own. */
         MAPPED_FILE
+    }
+
+    /** A whole mapping as one process holds it. */
+    interface Held {
+        Kind kind();
+
+        MemorySegment whole();
+    }
+
+    /** How {@code segment} is named, if it lies in one of {@code mappings} (by path); else empty. */
+    static Optional<SharedMapping> find(MemorySegment segment, Map<String, ? extends Held> mappings) {
+        long address = segment.address();
+        for (Map.Entry<String, ? extends Held> e : mappings.entrySet()) {
+            MemorySegment whole = e.getValue().whole();
+            long offset = address - whole.address();
+            if (offset >= 0 && offset + segment.byteSize() <= whole.byteSize()) {
+                return Optional.of(new SharedMapping(e.getKey(), e.getValue().kind(), whole.address(), whole.byteSize(),
+                        offset, segment.byteSize()));
+            }
+        }
+        return Optional.empty();
     }
 
     void write(DataOutputStream out) throws IOException {

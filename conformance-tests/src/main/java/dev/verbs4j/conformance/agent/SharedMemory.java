@@ -39,7 +39,7 @@ public final class SharedMemory implements MemorySource {
     private final Map<String, Owned> owned = new LinkedHashMap<>();
     private long next;
 
-    private record Owned(SharedMapping.Kind kind, MemorySegment whole) {
+    private record Owned(SharedMapping.Kind kind, MemorySegment whole) implements SharedMapping.Held {
     }
 
     private SharedMemory(AgentClient agent, Path folder, long base) {
@@ -167,17 +167,9 @@ public final class SharedMemory implements MemorySource {
 
     /** How the agent finds {@code segment}, which must lie in memory this object handed out. */
     synchronized SharedMapping name(MemorySegment segment) {
-        long address = segment.address();
-        for (Map.Entry<String, Owned> e : owned.entrySet()) {
-            MemorySegment whole = e.getValue().whole();
-            long offset = address - whole.address();
-            if (offset >= 0 && offset + segment.byteSize() <= whole.byteSize()) {
-                return new SharedMapping(e.getKey(), e.getValue().kind(), whole.address(), whole.byteSize(), offset,
-                        segment.byteSize());
-            }
-        }
-        throw new IllegalArgumentException("memory at 0x" + Long.toHexString(address) + " is not shared with the agent: "
-                + "give the remote side memory from Testbed.memory, freshPages or mappedFile");
+        return SharedMapping.find(segment, owned).orElseThrow(() -> new IllegalArgumentException("memory at 0x"
+                + Long.toHexString(segment.address()) + " is not shared with the agent: "
+                + "give the remote side memory from Testbed.memory, freshPages or mappedFile"));
     }
 
     /** This process's view of memory the agent names. */
