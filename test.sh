@@ -22,14 +22,28 @@ cd "$root"
 . scripts/jdk.sh
 use_jdk25
 echo "== JDK: $JAVA_HOME"
+. scripts/maven.sh
+use_maven
+echo "== Maven: $MVN ($("$MVN" --version 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g'))"
 
 scripts/install-build-deps.sh
+
+# No tracked file names a package registry's or mirror's host: the scripts take the archive
+# from the system's apt configuration and Maven from the system. Where a list of such hosts
+# stands beside the checkout (shared/tools/package-hosts), it checks every tracked file.
+hosts_check="$root/../shared/tools/package-hosts"
+if [ -f "$hosts_check" ]; then
+    echo "== tracked files naming a package host"
+    bash "$hosts_check" --check
+else
+    echo "== tracked files naming a package host: not checked (no package-hosts list beside the checkout)"
+fi
 
 echo "== build and host tests (soft provider, ibverbs binding, conformance soft-soft)"
 find . -path '*/target/surefire-reports*' -type d -prune -exec rm -rf {} + 2>/dev/null || true
 rm -rf conformance-tests/target/conformance target/vm
 build_start=$(date +%s)
-./mvnw -B -ntp verify
+"$MVN" -B -ntp verify
 echo "== host build and tests took $(( $(date +%s) - build_start )) s"
 
 vm_status=0

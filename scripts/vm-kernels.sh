@@ -12,7 +12,7 @@
 # has run everything there). On its own (without --except-default) it then checks the kernel
 # columns against the findings lists (scripts/vm-evaluate.py --kernel-columns) and writes the
 # matrix and the view by kernel (conformance-tests/target/conformance/conformance-kernels.md).
-# Needs a finished host build (./mvnw verify).
+# Needs a finished host build (mvn verify).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -30,7 +30,7 @@ final class ConformanceAgentCommand {
             parse = agent.getMethod("parseAddress", String.class);
         } catch (ReflectiveOperationException e) {
             err.println("verbs4j conformance-agent: the conformance suite is not on the class path; build it first"
-                    + " (./test.sh, or ./mvnw -pl conformance-tests -am package)");
+                    + " (./test.sh, or mvn -pl conformance-tests -am package)");
             return 1;
         }
         try {
