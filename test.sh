@@ -24,7 +24,7 @@ use_jdk25
 echo "== JDK: $JAVA_HOME"
 . scripts/maven.sh
 use_maven
-echo "== Maven: $MVN ($("$MVN" --version 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g'))"
+echo "== Maven: $MVN ($("$MVN" -B --version 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | head -n 1))"
 
 scripts/install-build-deps.sh
 

@@ -4,7 +4,7 @@
 # Maven takes its repositories from its own settings.
 maven_version_ok() {
     local version major minor
-    version=$("$1" --version 2>/dev/null | sed -n 's/^Apache Maven \([0-9][0-9.]*\).*/\1/p' | head -n 1)
+    version=$("$1" -B --version 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | sed -n 's/^Apache Maven \([0-9][0-9.]*\).*/\1/p' | head -n 1)
     major=${version%%.*}
     minor=${version#*.}; minor=${minor%%.*}
     [ -n "$version" ] && { [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && [ "$minor" -ge 8 ]; }; } 2>/dev/null
