@@ -17,13 +17,21 @@ import java.net.ServerSocket;
  * (the same machine or virtual machine; see {@link SharedMemory}).
  */
 public final class AgentMain {
+    /** The agent ends when the process that started it ends. */
+    static final String EXIT_WITH_PARENT = "--exit-with-parent";
+
     private AgentMain() {
     }
 
     public static void main(String[] args) throws IOException, InterruptedException {
-        if (args.length != 2 || !args[0].equals("--listen")) {
-            System.err.println("usage: AgentMain --listen ADDRESS:PORT   (port 0 picks a free one)");
+        boolean withParent = args.length == 3 && args[2].equals(EXIT_WITH_PARENT);
+        if ((args.length != 2 && !withParent) || !args[0].equals("--listen")) {
+            System.err.println("usage: AgentMain --listen ADDRESS:PORT [" + EXIT_WITH_PARENT + "]   (port 0 picks a free one)");
             System.exit(2);
+        }
+        if (withParent) {
+            // Started by a test process: it goes, the agent goes, even if it never connected.
+            ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(3)));
         }
         System.exit(run(parseAddress(args[1])));
     }

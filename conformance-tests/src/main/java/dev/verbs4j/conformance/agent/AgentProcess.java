@@ -40,6 +40,7 @@ final class AgentProcess {
         command.add(AgentMain.class.getName());
         command.add("--listen");
         command.add("127.0.0.1:0");
+        command.add(AgentMain.EXIT_WITH_PARENT);
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
