@@ -43,7 +43,7 @@ echo "== build and host tests (soft provider, ibverbs binding, conformance soft-
 find . -path '*/target/surefire-reports*' -type d -prune -exec rm -rf {} + 2>/dev/null || true
 rm -rf conformance-tests/target/conformance target/vm
 build_start=$(date +%s)
-"$MVN" -B -ntp verify
+"$MVN" -B -ntp -Dstyle.color=never verify
 echo "== host build and tests took $(( $(date +%s) - build_start )) s"
 
 vm_status=0

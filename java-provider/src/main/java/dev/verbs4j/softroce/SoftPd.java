@@ -52,10 +52,21 @@ final class SoftPd extends Resource implements ProtectionDomain {
         return register(memory, iova, access);
     }
 
+    /** A thread that is never started: memory it may access is memory any thread may access. */
+    private static final Thread ANOTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
+
     private MemoryRegion register(MemorySegment memory, long iova, Set<Access> access) {
         ensureOpen();
         if (!memory.isNative()) {
             throw new IllegalArgumentException("only native memory can be registered (allocate it from an Arena or map a file)");
+        }
+        if (!memory.scope().isAlive()) {
+            throw new VerbsException(Errno.EINVAL, "the memory is no longer alive: its arena is closed");
+        }
+        if (!memory.isAccessibleBy(ANOTHER_THREAD)) {
+            // The engine's threads copy into and out of registered memory.
+            throw new VerbsException(Errno.EINVAL, "memory confined to one thread cannot be registered: the soft engine's"
+                    + " threads reach it; allocate it from a shared or automatic arena (Arena.ofShared, Arena.ofAuto)");
         }
         int mask = Access.toMask(access);
         checkAccess(mask, memory);

@@ -103,6 +103,10 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
             throw new IllegalArgumentException(
                     "only native memory can be registered (allocate it from an Arena or map a file)");
         }
+        if (!memory.scope().isAlive()) {
+            // Its arena freed it: the kernel would pin whatever the allocator put there since.
+            throw new VerbsException(Errno.EINVAL, "the memory is no longer alive: its arena is closed");
+        }
     }
 
     private static String registration(String call, MemorySegment memory, int mask) {

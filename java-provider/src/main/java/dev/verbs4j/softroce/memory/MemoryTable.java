@@ -126,6 +126,19 @@ public final class MemoryTable {
     }
 
     /**
+     * Whether {@code r}'s memory is alive. A region whose memory the application freed (it
+     * closed the arena) is invalid from then on: no access, local or remote, reaches it, and
+     * the request fails as one naming an invalid key would.
+     */
+    private static boolean alive(Region r) {
+        if (r.memoryAlive()) {
+            return true;
+        }
+        r.state = MemoryObject.INVALID;
+        return false;
+    }
+
+    /**
      * Checks a local scatter/gather entry: the lkey names a valid region of the PD that
      * covers {@code [address, address + length)}, with LOCAL_WRITE when {@code write}.
      */
@@ -134,7 +147,7 @@ public final class MemoryTable {
         if (!(o instanceof Region r)) {
             return KeyCheck.BAD_KEY;
         }
-        if (r.state() != MemoryObject.VALID) {
+        if (r.state() != MemoryObject.VALID || !alive(r)) {
             return KeyCheck.INVALID_STATE;
         }
         if (r.pdHandle() != pdHandle) {
@@ -180,11 +193,17 @@ public final class MemoryTable {
                 return KeyCheck.OUT_OF_BOUNDS;
             }
             Region r = w.region();
+            if (!alive(r)) {
+                return KeyCheck.INVALID_STATE;
+            }
             region = r;
             offset = start - r.iova();
             return r.contains(offset, length) ? KeyCheck.OK : KeyCheck.OUT_OF_BOUNDS;
         }
         Region r = (Region) o;
+        if (!alive(r)) {
+            return KeyCheck.INVALID_STATE;
+        }
         if ((r.access() & rights) != rights) {
             return KeyCheck.NO_ACCESS;
         }
@@ -219,7 +238,11 @@ public final class MemoryTable {
         if ((granted & rights) != rights) {
             return KeyCheck.NO_ACCESS;
         }
-        region = o instanceof Window w ? w.region() : (Region) o;
+        Region r = o instanceof Window w ? w.region() : (Region) o;
+        if (!alive(r)) {
+            return KeyCheck.INVALID_STATE;
+        }
+        region = r;
         offset = 0;
         return KeyCheck.OK;
     }

@@ -126,6 +126,22 @@ public final class Region extends MemoryObject {
         }
     }
 
+    /**
+     * Whether the memory behind the region is still alive: the application may close the
+     * arena of registered memory, and then nothing may touch it.
+     */
+    public boolean memoryAlive() {
+        if (memory != null) {
+            return memory.scope().isAlive();
+        }
+        for (int i = 0; i < pageCount; i++) {
+            if (!pageMemory[i].scope().isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether {@code [offset, offset + len)} lies inside the region. */
     public boolean contains(long offset, long len) {
         return offset >= 0 && len >= 0 && offset <= length && len <= length - offset;

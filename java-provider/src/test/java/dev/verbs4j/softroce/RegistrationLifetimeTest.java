@@ -1,0 +1,93 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.Errno;
+import dev.verbs4j.MemoryRegion;
+import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.VerbsException;
+import dev.verbs4j.WcStatus;
+import dev.verbs4j.WorkCompletion;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+
+import static dev.verbs4j.Access.LOCAL_WRITE;
+import static dev.verbs4j.Access.REMOTE_READ;
+import static dev.verbs4j.Access.REMOTE_WRITE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Registered memory and its arena: the engine's threads touch registered memory, so memory
+ * confined to one thread is refused, and so is memory already freed; memory freed while
+ * registered is reached by no request afterwards (the request fails as one naming an invalid
+ * key would, and the engine goes on).
+ */
+class RegistrationLifetimeTest {
+    private final SimulatedPair sim = new SimulatedPair(11);
+
+    private static WorkCompletion poll(SimulatedPair sim, dev.verbs4j.CompletionQueue cq) {
+        WorkCompletion[] wc = {new WorkCompletion()};
+        assertTrue(sim.runUntil(() -> cq.poll(wc) == 1, 10_000), "no completion");
+        return wc[0];
+    }
+
+    @Test
+    void memoryConfinedToOneThreadIsRefused() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10); Arena confined = Arena.ofConfined()) {
+            MemorySegment memory = confined.allocate(4096, 4096);
+            VerbsException e = assertThrows(VerbsException.class,
+                    () -> p.b.pd.registerMemory(memory, EnumSet.of(LOCAL_WRITE, REMOTE_WRITE)));
+            assertEquals(Errno.EINVAL, e.error());
+            assertTrue(e.getMessage().contains("confined"), e.getMessage());
+        }
+    }
+
+    @Test
+    void memoryOfAClosedArenaIsRefused() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            MemorySegment freed;
+            try (Arena arena = Arena.ofShared()) {
+                freed = arena.allocate(4096, 4096);
+            }
+            VerbsException e = assertThrows(VerbsException.class,
+                    () -> p.b.pd.registerMemory(freed, EnumSet.of(LOCAL_WRITE, REMOTE_WRITE)));
+            assertEquals(Errno.EINVAL, e.error());
+        }
+    }
+
+    @Test
+    void aWriteIntoMemoryFreedWhileRegisteredIsARemoteAccessErrorAndTheEngineGoesOn() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            Arena arena = Arena.ofShared();
+            MemoryRegion target = p.b.pd.registerMemory(arena.allocate(4096, 4096), EnumSet.of(LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ));
+            arena.close();
+
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 64)
+                    .rdmaWrite(target.address(), target.rkey()));
+
+            assertEquals(WcStatus.REM_ACCESS_ERR, poll(sim, p.a.cq).status());
+            // The responder's engine took no fault: it raised no fatal device event.
+            assertEquals(java.util.Optional.empty(), p.b.ctx.nextAsyncEvent(java.time.Duration.ZERO)
+                    .filter(ev -> ev.type() == dev.verbs4j.AsyncEventType.DEVICE_FATAL));
+            target.close();
+        }
+    }
+
+    @Test
+    void aSendFromMemoryFreedWhileRegisteredFailsLocally() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            Arena arena = Arena.ofShared();
+            MemoryRegion source = p.a.pd.registerMemory(arena.allocate(4096, 4096), EnumSet.of(LOCAL_WRITE));
+            arena.close();
+
+            p.a.qp.postSend(new SendWorkRequest().wrId(3).signaled(true).buffer(source, 0, 64)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+
+            assertEquals(WcStatus.LOC_PROT_ERR, poll(sim, p.a.cq).status());
+            source.close();
+        }
+    }
+}
