@@ -105,7 +105,11 @@ final class AgentClient implements AutoCloseable {
             client.openLocalChannel(folder);
             return client;
         } catch (RuntimeException e) {
-            client.close();
+            if (client.memory != null) {
+                client.memory.close();
+            } else {
+                client.close();
+            }
             throw e;
         }
     }
@@ -285,7 +289,7 @@ final class AgentClient implements AutoCloseable {
     }
 
     /** One connection to the agent: TCP, or a Unix domain socket in the shared folder. */
-    private static final class Connection implements AutoCloseable {
+    private static final class Connection {
         final Closeable channel;
         final DataInputStream in;
         final DataOutputStream out;
@@ -314,11 +318,6 @@ final class AgentClient implements AutoCloseable {
             return new Connection(channel, Channels.newInputStream(channel), Channels.newOutputStream(channel));
         }
 
-        @Override
-        public void close() throws IOException {
-            channel.close();
-        }
-
         void closeQuietly() {
             try {
                 channel.close();
@@ -338,11 +337,7 @@ final class AgentClient implements AutoCloseable {
         }
         synchronized (connections) {
             for (Connection c : connections) {
-                try {
-                    c.close();
-                } catch (IOException e) {
-                    // Closing a socket of an ended session.
-                }
+                c.closeQuietly();
             }
             connections.clear();
         }

@@ -68,7 +68,6 @@ final class AgentServer {
             return resource(handle);
         }
 
-
         @Override
         public void writeSegment(DataOutputStream out, MemorySegment segment) throws IOException {
             mappings.name(segment).write(out);
@@ -97,10 +96,7 @@ final class AgentServer {
             while (true) {
                 Socket s = listener.accept();
                 s.setTcpNoDelay(true);
-                connections.incrementAndGet();
-                InputStream input = s.getInputStream();
-                OutputStream output = s.getOutputStream();
-                Thread.ofPlatform().daemon().name("agent " + s.getRemoteSocketAddress()).start(() -> session(input, output, s));
+                startSession("agent " + s.getRemoteSocketAddress(), s.getInputStream(), s.getOutputStream(), s);
             }
         } catch (IOException e) {
             over.countDown();
@@ -126,13 +122,17 @@ final class AgentServer {
         try (local) {
             while (true) {
                 SocketChannel c = local.accept();
-                connections.incrementAndGet();
-                Thread.ofPlatform().daemon().name("agent local")
-                        .start(() -> session(Channels.newInputStream(c), Channels.newOutputStream(c), c));
+                startSession("agent local", Channels.newInputStream(c), Channels.newOutputStream(c), c);
             }
         } catch (IOException e) {
             // The agent is closing.
         }
+    }
+
+    /** Counts a new connection and answers it on a thread of its own. */
+    private void startSession(String name, InputStream input, OutputStream output, Closeable connection) {
+        connections.incrementAndGet();
+        Thread.ofPlatform().daemon().name(name).start(() -> session(input, output, connection));
     }
 
     /**

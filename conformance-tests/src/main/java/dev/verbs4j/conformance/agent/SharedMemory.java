@@ -11,8 +11,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -37,6 +39,8 @@ public final class SharedMemory implements MemorySource {
     private final Path folder;
     private final long base;
     private final Map<String, Owned> owned = new LinkedHashMap<>();
+    /** The files named to the agent: only those may be mapped there, so only those are forgotten there. */
+    private final Set<String> namedToAgent = new HashSet<>();
     private long next;
 
     private record Owned(SharedMapping.Kind kind, MemorySegment whole) implements SharedMapping.Held {
@@ -149,7 +153,9 @@ public final class SharedMemory implements MemorySource {
             return;
         }
         try {
-            agent.forget(path);
+            if (namedToAgent.remove(path)) {
+                agent.forget(path);
+            }
         } finally {
             if (o.kind() == SharedMapping.Kind.AT_SAME_ADDRESS) {
                 Posix.reserve(o.whole().address(), o.whole().byteSize());
@@ -167,9 +173,11 @@ public final class SharedMemory implements MemorySource {
 
     /** How the agent finds {@code segment}, which must lie in memory this object handed out. */
     synchronized SharedMapping name(MemorySegment segment) {
-        return SharedMapping.find(segment, owned).orElseThrow(() -> new IllegalArgumentException("memory at 0x"
+        SharedMapping mapping = SharedMapping.find(segment, owned).orElseThrow(() -> new IllegalArgumentException("memory at 0x"
                 + Long.toHexString(segment.address()) + " is not shared with the agent: "
                 + "give the remote side memory from Testbed.memory, freshPages or mappedFile"));
+        namedToAgent.add(mapping.path());
+        return mapping;
     }
 
     /** This process's view of memory the agent names. */

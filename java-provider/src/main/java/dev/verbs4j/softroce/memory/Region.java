@@ -18,6 +18,9 @@ public final class Region extends MemoryObject {
     private MemorySegment memory;
     /** Page {@code i} is {@code pageMemory[i]} from {@code pageOffsets[i]}; {@code pageCount} are in use. */
     private final MemorySegment[] pageMemory;
+    /** The distinct segments behind the pages in use, {@code backingCount} of them: what liveness is checked on. */
+    private final MemorySegment[] backings;
+    private int backingCount;
     private final long[] pageOffsets;
     private int pageCount;
     private int pageShift;
@@ -34,6 +37,7 @@ public final class Region extends MemoryObject {
         super(index, pdHandle, key, memory == null ? FREE : VALID);
         this.maxPages = maxPages;
         this.pageMemory = new MemorySegment[Math.max(0, maxPages)];
+        this.backings = new MemorySegment[Math.max(0, maxPages)];
         this.pageOffsets = new long[Math.max(0, maxPages)];
         this.odp = (access & Access.ON_DEMAND.value()) != 0 ? new OdpState(memory.byteSize()) : null;
         if (memory != null) {
@@ -60,6 +64,13 @@ public final class Region extends MemoryObject {
     void registerPages(int count, int newPageShift, long newIova, long newLength, int newAccess, int newKey) {
         this.memory = null;
         this.pageCount = count;
+        // Pages mostly share a few backing regions: their liveness is checked once each, per access.
+        backingCount = 0;
+        for (int i = 0; i < count; i++) {
+            if (!isBacking(pageMemory[i])) {
+                backings[backingCount++] = pageMemory[i];
+            }
+        }
         this.pageShift = newPageShift;
         this.firstByteOffset = newIova & ((1L << newPageShift) - 1);
         this.iova = newIova;
@@ -134,12 +145,21 @@ public final class Region extends MemoryObject {
         if (memory != null) {
             return memory.scope().isAlive();
         }
-        for (int i = 0; i < pageCount; i++) {
-            if (!pageMemory[i].scope().isAlive()) {
+        for (int i = 0; i < backingCount; i++) {
+            if (!backings[i].scope().isAlive()) {
                 return false;
             }
         }
         return true;
+    }
+
+    private boolean isBacking(MemorySegment segment) {
+        for (int i = 0; i < backingCount; i++) {
+            if (backings[i] == segment) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code [offset, offset + len)} lies inside the region. */
