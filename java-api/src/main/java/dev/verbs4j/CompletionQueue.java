@@ -6,7 +6,7 @@ package dev.verbs4j;
  * a {@link AsyncEventType#CQ_ERR} event is raised and its queue pairs go to the error state.
  */
 public interface CompletionQueue extends AutoCloseable {
-    /** The number of entries (at least what was asked for). */
+    /** The number of entries (at least what was asked for at creation or at the last {@link #resize}). */
     int capacity();
 
     /** The channel that receives this queue's events, or {@code null}. */
@@ -33,6 +33,15 @@ public interface CompletionQueue extends AutoCloseable {
      * @throws VerbsException {@code EINVAL} when the queue has no channel
      */
     void requestNotify(boolean solicitedOnly);
+
+    /**
+     * Resizes the queue ({@code ibv_resize_cq}), keeping the completions it holds.
+     *
+     * @param minEntries at least this many entries
+     * @throws VerbsException {@code EINVAL} if {@code minEntries} is below 1, above the device limit, or below the
+     *                        number of completions the queue holds; {@code EOPNOTSUPP} where the device cannot resize
+     */
+    void resize(int minEntries);
 
     /** Destroys the queue ({@code ibv_destroy_cq}). @throws VerbsException {@code EBUSY} while queue pairs use it */
     @Override

@@ -34,6 +34,9 @@ import java.util.Set;
  * @param physicalPortCount   ports
  * @param odp                 On-Demand Paging capabilities
  * @param maxInlineData       largest inline send (provider-reported; 0 when unknown)
+ * @param completionTimestampMask the bits of a completion timestamp that count
+ *                            ({@code completion_timestamp_mask}); 0 when completions carry no timestamp
+ * @param hcaCoreClockKhz     the frequency of the clock completion timestamps count, in kHz ({@code hca_core_clock}); 0 when none
  */
 public record DeviceAttributes(
         String firmwareVersion,
@@ -64,7 +67,9 @@ public record DeviceAttributes(
         int maxAh,
         int physicalPortCount,
         OdpCapabilities odp,
-        int maxInlineData) {
+        int maxInlineData,
+        long completionTimestampMask,
+        long hcaCoreClockKhz) {
 
     /** The named capabilities set in {@link #capabilityFlags()}. */
     public Set<DeviceCapability> capabilities() {

@@ -1,7 +1,9 @@
 package dev.verbs4j;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An open device ({@code struct ibv_context}). Closing it while protection domains,
@@ -19,6 +21,36 @@ public interface DeviceContext extends AutoCloseable {
 
     /** A GID table entry ({@code ibv_query_gid}). @throws VerbsException {@code EINVAL} for a bad port or index */
     Gid queryGid(int port, int index);
+
+    /**
+     * A populated GID table entry with its type and network device ({@code ibv_query_gid_ex}).
+     *
+     * @throws VerbsException {@code ENODATA} for an empty slot, {@code EINVAL} for a bad port or an index past the table
+     */
+    GidEntry queryGidEntry(int port, int index);
+
+    /**
+     * Every populated GID table entry of every port ({@code ibv_query_gid_table}), by port then index.
+     *
+     * @param maxEntries room for this many entries
+     * @throws VerbsException {@code EINVAL} when more entries are populated than {@code maxEntries}
+     */
+    List<GidEntry> queryGidTable(int maxEntries);
+
+    /**
+     * A P_Key table entry ({@code ibv_query_pkey}), in host order.
+     *
+     * @throws VerbsException {@code EINVAL} for a bad port, {@code ENOENT} for an index past the table
+     */
+    int queryPkey(int port, int index);
+
+    /**
+     * The index of a P_Key in the port's table ({@code ibv_get_pkey_index}).
+     *
+     * @param pkey the P_Key in host order, e.g. {@code 0xffff}, the default
+     * @throws VerbsException {@code EINVAL} for a bad port, {@code ENOENT} when the table does not hold it
+     */
+    int pkeyIndex(int port, int pkey);
 
     /**
      * How many completion vectors the device has ({@code ibv_context.num_comp_vectors}): a
@@ -47,6 +79,20 @@ public interface DeviceContext extends AutoCloseable {
     default CompletionQueue createCq(int minEntries) {
         return createCq(minEntries, null, 0);
     }
+
+    /**
+     * Creates a completion queue read field by field ({@code ibv_create_cq_ex}).
+     *
+     * @param minEntries at least this many entries; the queue may be larger
+     * @param channel    the channel that receives its events, or {@code null}
+     * @param vector     completion vector, below {@link #completionVectorCount()}
+     * @param fields     the optional fields its completions report, e.g. {@link WcField#STANDARD}
+     * @param flags      creation flags
+     * @throws VerbsException {@code EOPNOTSUPP} for a field or flag the device cannot provide, {@code EINVAL}
+     *                        as {@link #createCq(int, CompletionChannel, int)}
+     */
+    ExtendedCompletionQueue createExtendedCq(int minEntries, CompletionChannel channel, int vector, Set<WcField> fields,
+                                             Set<CqCreateFlag> flags);
 
     /**
      * Waits for the next asynchronous event ({@code ibv_get_async_event}), which is

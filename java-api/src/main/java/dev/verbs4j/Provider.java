@@ -21,6 +21,22 @@ public interface Provider {
     /** Why {@link #devices()} is empty, when it is because the provider cannot run here. */
     Optional<String> unavailableReason();
 
+    /**
+     * Whether memory this provider registers is safe across {@code fork()}
+     * ({@code ibv_is_fork_initialized}).
+     */
+    ForkStatus forkStatus();
+
+    /**
+     * Protects registered memory across {@code fork()} where it needs it ({@code ibv_fork_init}):
+     * then a child does not inherit registered pages. Does nothing where {@link #forkStatus()}
+     * is {@link ForkStatus#UNNEEDED}.
+     *
+     * @throws VerbsException {@code EINVAL} when memory was registered before, as libibverbs
+     *                        cannot protect it afterwards
+     */
+    void enableForkProtection();
+
     /** The device with the given name. @throws VerbsException {@code ENODEV} if there is none */
     default Device device(String deviceName) {
         for (Device d : devices()) {

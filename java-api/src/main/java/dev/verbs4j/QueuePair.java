@@ -1,5 +1,7 @@
 package dev.verbs4j;
 
+import java.util.Set;
+
 /**
  * A queue pair ({@code struct ibv_qp} / {@code ibv_qp_ex}). It starts in
  * {@link QpState#RESET}; {@link #modify} moves it through INIT, RTR and RTS (see
@@ -68,6 +70,14 @@ public interface QueuePair extends AutoCloseable {
      *         when the QP uses an SRQ or is in RESET
      */
     void postRecv(ReceiveWorkRequest wr);
+
+    /**
+     * The ordering guarantees of the data an operation of this queue pair places in the
+     * remote memory ({@code ibv_query_qp_data_in_order} with {@code IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS}).
+     * Empty when nothing is promised: then only a completion (or a later message) tells that
+     * a message's data is all there.
+     */
+    Set<DataInOrder> dataInOrder(WrOpcode opcode);
 
     /** Destroys the queue pair; outstanding requests are dropped without completions, as in libibverbs. */
     @Override

@@ -20,6 +20,16 @@ public interface SharedReceiveQueue extends AutoCloseable {
     /** Arms the limit event ({@code ibv_modify_srq} with {@code IBV_SRQ_LIMIT}). */
     void armLimit(int limit);
 
+    /**
+     * Resizes the queue ({@code ibv_modify_srq} with {@code IBV_SRQ_MAX_WR}), keeping the receives posted to it.
+     * Devices that can set {@link DeviceCapability#SRQ_RESIZE}.
+     *
+     * @param maxWr at least this many receives
+     * @throws VerbsException {@code EINVAL} if {@code maxWr} is above the device limit, below the receives posted,
+     *                        or not above the armed limit; {@code EOPNOTSUPP} where the device cannot resize
+     */
+    void resize(int maxWr);
+
     /** Destroys the SRQ. @throws VerbsException {@code EBUSY} while queue pairs use it */
     @Override
     void close();

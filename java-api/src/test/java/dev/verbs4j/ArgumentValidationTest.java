@@ -88,6 +88,10 @@ class ArgumentValidationTest {
         @Override public int capacity() { return 1; }
         @Override public CompletionChannel channel() { return null; }
         @Override public int poll(WorkCompletion[] out, int max) { return 0; }
+        @Override
+        public void resize(int minEntries) {
+        }
+
         @Override public void requestNotify(boolean solicitedOnly) { }
         @Override public void close() { }
     }

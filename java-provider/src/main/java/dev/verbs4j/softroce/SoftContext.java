@@ -4,12 +4,16 @@ import dev.verbs4j.AsyncEvent;
 import dev.verbs4j.AtomicCapability;
 import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.CqCreateFlag;
 import dev.verbs4j.Device;
 import dev.verbs4j.DeviceAttributes;
 import dev.verbs4j.DeviceCapability;
 import dev.verbs4j.DeviceContext;
 import dev.verbs4j.Errno;
+import dev.verbs4j.ExtendedCompletionQueue;
 import dev.verbs4j.Gid;
+import dev.verbs4j.GidEntry;
+import dev.verbs4j.GidType;
 import dev.verbs4j.OdpCapabilities;
 import dev.verbs4j.OdpCapability;
 import dev.verbs4j.OdpTransportCapability;
@@ -17,13 +21,20 @@ import dev.verbs4j.PortAttributes;
 import dev.verbs4j.PortState;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.VerbsException;
+import dev.verbs4j.WcField;
 import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.engine.DeviceLimits;
 import dev.verbs4j.spi.Resource;
 
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,7 +44,7 @@ final class SoftContext extends Resource implements DeviceContext {
     static final long CAPABILITIES = DeviceCapability.BAD_PKEY_CNTR.value() | DeviceCapability.BAD_QKEY_CNTR.value()
             | DeviceCapability.SYS_IMAGE_GUID.value() | DeviceCapability.RC_RNR_NAK_GEN.value()
             | DeviceCapability.MEM_WINDOW.value() | DeviceCapability.MEM_WINDOW_TYPE_2B.value()
-            | DeviceCapability.MEM_MGT_EXTENSIONS.value()
+            | DeviceCapability.MEM_MGT_EXTENSIONS.value() | DeviceCapability.SRQ_RESIZE.value()
             | DeviceCapability.FLUSH_GLOBAL.value() | DeviceCapability.FLUSH_PERSISTENT.value()
             | DeviceCapability.ATOMIC_WRITE.value();
 
@@ -45,6 +56,18 @@ final class SoftContext extends Resource implements DeviceContext {
             EnumSet.noneOf(OdpTransportCapability.class),
             EnumSet.of(OdpTransportCapability.SEND, OdpTransportCapability.RECV, OdpTransportCapability.SRQ_RECV),
             EnumSet.noneOf(OdpTransportCapability.class));
+
+    /** The port's GID table: its address at index 0, the other slots empty. */
+    static final int GID_TABLE_LENGTH = 16;
+    /** The port's P_Key table holds the default P_Key alone. */
+    static final int DEFAULT_PKEY = 0xffff;
+    /** Completion timestamps count nanoseconds: a 1 GHz clock, every bit of it. */
+    static final long CORE_CLOCK_KHZ = 1_000_000;
+    static final long TIMESTAMP_MASK = -1L;
+    /** The optional completion fields an extended queue of the soft device reports. */
+    static final Set<WcField> EXTENDED_CQ_FIELDS = Set.copyOf(EnumSet.of(WcField.BYTE_LEN, WcField.IMM, WcField.QP_NUM,
+            WcField.SRC_QP, WcField.SLID, WcField.SL, WcField.DLID_PATH_BITS, WcField.COMPLETION_TIMESTAMP,
+            WcField.COMPLETION_TIMESTAMP_WALLCLOCK));
 
     /** One completion vector: completion events come from the device's engine. */
     static final int COMPLETION_VECTORS = 1;
@@ -74,14 +97,14 @@ final class SoftContext extends Resource implements DeviceContext {
         return new DeviceAttributes("verbs4j-soft 0.1", device.guid(), device.guid(), l.maxMrSize(), 0xfffff000L,
                 0xFFFFFF, 0, 1, l.maxQp(), l.maxQpWr(), CAPABILITIES, l.maxSge(), l.maxSgeRd(), l.maxCq(), l.maxCqe(),
                 l.maxMr(), l.maxPd(), l.maxQpRdAtom(), l.maxQpInitRdAtom(), AtomicCapability.GLOB, l.maxMw(), l.maxSrq(),
-                l.maxSrqWr(), l.maxSrqSge(), 1, l.maxAh(), 1, ODP, l.maxInlineData());
+                l.maxSrqWr(), l.maxSrqSge(), 1, l.maxAh(), 1, ODP, l.maxInlineData(), TIMESTAMP_MASK, CORE_CLOCK_KHZ);
     }
 
     @Override
     public PortAttributes queryPort(int port) {
         ensureOpen();
         checkPort(port);
-        return new PortAttributes(PortState.ACTIVE, device.config().mtu(), device.config().mtu(), 1, 0, true, SPEED_SDR,
+        return new PortAttributes(PortState.ACTIVE, device.config().mtu(), device.config().mtu(), GID_TABLE_LENGTH, 0, true, SPEED_SDR,
                 WIDTH_1X, 1L << 31, 1);
     }
 
@@ -91,14 +114,72 @@ final class SoftContext extends Resource implements DeviceContext {
         return COMPLETION_VECTORS;
     }
 
+    /** Empty slots read as {@link Gid#ZERO}, as {@code ibv_query_gid} reads them. */
     @Override
     public Gid queryGid(int port, int index) {
         ensureOpen();
         checkPort(port);
+        checkGidIndex(index);
+        return index == 0 ? Gid.of(device.config().address()) : Gid.ZERO;
+    }
+
+    @Override
+    public GidEntry queryGidEntry(int port, int index) {
+        ensureOpen();
+        checkPort(port);
+        checkGidIndex(index);
         if (index != 0) {
-            throw new VerbsException(Errno.EINVAL, "GID index " + index + " (the soft device has one GID)");
+            throw new VerbsException(Errno.ENODATA, "GID index " + index + " is empty");
         }
-        return Gid.of(device.config().address());
+        return addressEntry();
+    }
+
+    @Override
+    public List<GidEntry> queryGidTable(int maxEntries) {
+        ensureOpen();
+        if (maxEntries < 1) {
+            throw new VerbsException(Errno.EINVAL, "room for " + maxEntries + " GID entries, 1 is populated");
+        }
+        return List.of(addressEntry());
+    }
+
+    /** The one populated entry: the device's address, a RoCE v2 GID of the interface that has it. */
+    private GidEntry addressEntry() {
+        InetAddress address = device.config().address();
+        int ifIndex = 0;
+        try {
+            NetworkInterface nic = NetworkInterface.getByInetAddress(address);
+            ifIndex = nic == null ? 0 : nic.getIndex();
+        } catch (SocketException e) {
+            // no interface holds it here: reported as none
+        }
+        return new GidEntry(Gid.of(address), 0, 1, GidType.ROCE_V2, Math.max(0, ifIndex));
+    }
+
+    private static void checkGidIndex(int index) {
+        if (index < 0 || index >= GID_TABLE_LENGTH) {
+            throw new VerbsException(Errno.EINVAL, "GID index " + index + " outside the table of " + GID_TABLE_LENGTH);
+        }
+    }
+
+    @Override
+    public int queryPkey(int port, int index) {
+        ensureOpen();
+        checkPort(port);
+        if (index != 0) {
+            throw new VerbsException(Errno.ENOENT, "P_Key index " + index + " (the table holds the default P_Key alone)");
+        }
+        return DEFAULT_PKEY;
+    }
+
+    @Override
+    public int pkeyIndex(int port, int pkey) {
+        ensureOpen();
+        checkPort(port);
+        if (pkey != DEFAULT_PKEY) {
+            throw new VerbsException(Errno.ENOENT, "P_Key 0x" + Integer.toHexString(pkey) + " is not in the table");
+        }
+        return 0;
     }
 
     private static void checkPort(int port) {
@@ -121,6 +202,28 @@ final class SoftContext extends Resource implements DeviceContext {
 
     @Override
     public CompletionQueue createCq(int minEntries, CompletionChannel channel, int vector) {
+        checkCq(minEntries, channel, vector);
+        return new SoftCq(this, minEntries, (SoftChannel) channel);
+    }
+
+    @Override
+    public ExtendedCompletionQueue createExtendedCq(int minEntries, CompletionChannel channel, int vector,
+                                                    Set<WcField> fields, Set<CqCreateFlag> flags) {
+        checkCq(minEntries, channel, vector);
+        for (WcField f : fields) {
+            if (!EXTENDED_CQ_FIELDS.contains(f)) {
+                throw new VerbsException(Errno.EOPNOTSUPP, "the soft device's completions do not report " + f);
+            }
+        }
+        if (flags.contains(CqCreateFlag.IGNORE_OVERRUN)) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "a soft completion queue that overruns goes to error");
+        }
+        Instant now = Instant.now();
+        long epochOffsetNs = now.getEpochSecond() * 1_000_000_000L + now.getNano() - System.nanoTime();
+        return new SoftExtendedCq(this, minEntries, (SoftChannel) channel, fields, System::nanoTime, epochOffsetNs);
+    }
+
+    private void checkCq(int minEntries, CompletionChannel channel, int vector) {
         ensureOpen();
         int max = device.config().limits().maxCqe();
         if (minEntries < 1 || minEntries > max) {
@@ -133,7 +236,6 @@ final class SoftContext extends Resource implements DeviceContext {
         if (channel != null && !(channel instanceof SoftChannel sc && sc.context == this)) {
             throw new VerbsException(Errno.EINVAL, "completion channel belongs to another context");
         }
-        return new SoftCq(this, minEntries, (SoftChannel) channel);
     }
 
     @Override

@@ -8,17 +8,24 @@ import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.softroce.engine.CompletionRing;
 import dev.verbs4j.spi.Resource;
 
+import java.util.function.LongSupplier;
+
 /** A completion queue over a {@link CompletionRing}. */
-final class SoftCq extends Resource implements CompletionQueue {
+class SoftCq extends Resource implements CompletionQueue {
     final SoftContext context;
     final CompletionRing ring;
     private final SoftChannel channel;
 
     SoftCq(SoftContext context, int entries, SoftChannel channel) {
+        this(context, entries, channel, null);
+    }
+
+    /** @param clock stamps each completion, or null for none */
+    SoftCq(SoftContext context, int entries, SoftChannel channel, LongSupplier clock) {
         super("completion queue", context, channel);
         this.context = context;
         this.channel = channel;
-        this.ring = new CompletionRing(entries, channel == null ? null : () -> channel.signal(this));
+        this.ring = new CompletionRing(entries, channel == null ? null : () -> channel.signal(this), clock);
     }
 
     @Override
@@ -33,18 +40,38 @@ final class SoftCq extends Resource implements CompletionQueue {
 
     @Override
     public int poll(WorkCompletion[] out, int max) {
+        return pollRing(out, max);
+    }
+
+    @Override
+    public void resize(int minEntries) {
+        ensureOpen();
+        int max = context.device.config().limits().maxCqe();
+        if (minEntries < 1 || minEntries > max) {
+            throw new VerbsException(Errno.EINVAL, "CQ size " + minEntries + " outside 1.." + max);
+        }
+        ring.resize(minEntries);
+    }
+
+    /** Takes completions from the ring, letting the engine run first when it is empty. */
+    final int pollRing(WorkCompletion[] out, int max) {
         int n = ring.poll(out, max);
         if (n == 0) {
-            if (!context.device.hasEngineThread()) {
-                CallerProgress.run();
-            } else if (!ring.isArmed()) {
-                // An armed queue means the application is about to wait for its event rather
-                // than poll on: the engine thread keeps the work then.
-                context.engine.help(System.nanoTime());
-            }
+            help();
             n = ring.poll(out, max);
         }
         return n;
+    }
+
+    /** Lets the engine make progress on this thread when no engine thread does, or helps the one there is. */
+    final void help() {
+        if (!context.device.hasEngineThread()) {
+            CallerProgress.run();
+        } else if (!ring.isArmed()) {
+            // An armed queue means the application is about to wait for its event rather
+            // than poll on: the engine thread keeps the work then.
+            context.engine.help(System.nanoTime());
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.verbs4j.softroce;
 
 import dev.verbs4j.Device;
+import dev.verbs4j.ForkStatus;
 import dev.verbs4j.spi.VerbsProvider;
 
 import java.util.ArrayList;
@@ -36,6 +37,16 @@ public final class SoftProvider implements VerbsProvider {
     @Override
     public Optional<String> unavailableReason() {
         return Optional.empty();
+    }
+
+    /** The soft engine reaches registered memory from this process and pins nothing a child could inherit. */
+    @Override
+    public ForkStatus forkStatus() {
+        return ForkStatus.UNNEEDED;
+    }
+
+    @Override
+    public void enableForkProtection() {
     }
 
     /** Adds a device (for example on a network namespace's address) to every soft provider instance. */

@@ -1,6 +1,7 @@
 package dev.verbs4j.softroce;
 
 import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.DataInOrder;
 import dev.verbs4j.Errno;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.QpAttributes;
@@ -184,6 +185,17 @@ final class SoftQp extends Resource implements QueuePair {
             postSend(wrs[i]);
         }
         return count;
+    }
+
+    /**
+     * Nothing is promised: the engine places a message's packets in order, but another thread
+     * polling the memory may see its bytes in any order until the completion (or a later
+     * message) arrives, as the Java memory model allows.
+     */
+    @Override
+    public Set<DataInOrder> dataInOrder(WrOpcode opcode) {
+        ensureOpen();
+        return Set.of();
     }
 
     @Override

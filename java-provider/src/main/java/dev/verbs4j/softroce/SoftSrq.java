@@ -1,7 +1,9 @@
 package dev.verbs4j.softroce;
 
+import dev.verbs4j.Errno;
 import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.SharedReceiveQueue;
+import dev.verbs4j.VerbsException;
 import dev.verbs4j.softroce.engine.RecvQueue;
 import dev.verbs4j.spi.Resource;
 
@@ -44,6 +46,16 @@ final class SoftSrq extends Resource implements SharedReceiveQueue {
     public void armLimit(int limit) {
         ensureOpen();
         queue.armLimit(limit);
+    }
+
+    @Override
+    public void resize(int maxWr) {
+        ensureOpen();
+        int max = pd.context.device.config().limits().maxSrqWr();
+        if (maxWr < 1 || maxWr > max) {
+            throw new VerbsException(Errno.EINVAL, "SRQ size " + maxWr + " outside 1.." + max);
+        }
+        queue.resize(maxWr);
     }
 
     @Override

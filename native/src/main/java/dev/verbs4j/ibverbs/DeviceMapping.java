@@ -1,5 +1,8 @@
 package dev.verbs4j.ibverbs;
 
+import dev.verbs4j.GidEntry;
+import dev.verbs4j.GidType;
+import dev.verbs4j.ibverbs.binding.ibv_gid_entry;
 import dev.verbs4j.AtomicCapability;
 import dev.verbs4j.DeviceAttributes;
 import dev.verbs4j.Gid;
@@ -61,7 +64,15 @@ final class DeviceMapping {
                 a.max_ah(),
                 ports,
                 odp(attr.odp_caps(), attr.xrc_odp_caps()),
-                0); // libibverbs reports no device-wide inline limit; QPs report theirs at creation
+                0, // libibverbs reports no device-wide inline limit; QPs report theirs at creation
+                attr.completion_timestamp_mask(),
+                attr.hca_core_clock());
+    }
+
+    /** A populated {@code ibv_gid_entry}. */
+    static GidEntry gidEntry(ibv_gid_entry entry) {
+        return new GidEntry(gid(entry.gid()), entry.gid_index(), entry.port_num(), GidType.of(entry.gid_type()),
+                entry.ndev_ifindex());
     }
 
     /** The ODP caps; the per-transport words keep FLUSH (bit 6) and ATOMIC WRITE (bit 7). */

@@ -4,28 +4,38 @@ import dev.verbs4j.AsyncEvent;
 import dev.verbs4j.AsyncEventType;
 import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.CqCreateFlag;
 import dev.verbs4j.Device;
 import dev.verbs4j.DeviceAttributes;
 import dev.verbs4j.DeviceContext;
 import dev.verbs4j.Errno;
+import dev.verbs4j.ExtendedCompletionQueue;
 import dev.verbs4j.Gid;
+import dev.verbs4j.GidEntry;
 import dev.verbs4j.PortAttributes;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.VerbsException;
+import dev.verbs4j.WcField;
 import dev.verbs4j.ibverbs.binding.CompletionVerbs;
 import dev.verbs4j.ibverbs.binding.DeviceVerbs;
 import dev.verbs4j.ibverbs.binding.FileDescriptors;
+import dev.verbs4j.ibverbs.binding.IbverbsConstants;
 import dev.verbs4j.ibverbs.binding.MemoryVerbs;
 import dev.verbs4j.ibverbs.binding.ibv_comp_channel;
 import dev.verbs4j.ibverbs.binding.ibv_context;
 import dev.verbs4j.ibverbs.binding.ibv_cq;
+import dev.verbs4j.ibverbs.binding.ibv_cq_ex;
+import dev.verbs4j.ibverbs.binding.ibv_cq_init_attr_ex;
 import dev.verbs4j.ibverbs.binding.ibv_device_attr_ex;
 import dev.verbs4j.ibverbs.binding.ibv_gid_entry;
 import dev.verbs4j.ibverbs.binding.ibv_port_attr;
 import dev.verbs4j.spi.Resource;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** An open device ({@code struct ibv_context}). */
 final class IbverbsContext extends Resource implements DeviceContext {
@@ -96,6 +106,72 @@ final class IbverbsContext extends Resource implements DeviceContext {
         }
     }
 
+    @Override
+    public synchronized GidEntry queryGidEntry(int port, int index) {
+        ensureOpen();
+        checkPort(port);
+        if (index < 0) {
+            throw new VerbsException(Errno.EINVAL, "GID index " + index);
+        }
+        try (ibv_gid_entry entry = new ibv_gid_entry()) {
+            int rc = DeviceVerbs.ibv_query_gid_ex(handle, port, index, entry, 0);
+            if (rc == ENODATA) {
+                throw new VerbsException(Errno.ENODATA, "GID index " + index + " of port " + port + " is empty");
+            }
+            NativeErrors.check(rc, "ibv_query_gid_ex(port " + port + ", index " + index + ")");
+            return DeviceMapping.gidEntry(entry);
+        }
+    }
+
+    @Override
+    public synchronized List<GidEntry> queryGidTable(int maxEntries) {
+        ensureOpen();
+        if (maxEntries < 0) {
+            throw new VerbsException(Errno.EINVAL, "room for " + maxEntries + " GID entries");
+        }
+        // libibverbs writes nothing into a zero-length array, but wants one to point at.
+        try (ibv_gid_entry entries = new ibv_gid_entry(Math.max(1, maxEntries))) {
+            long n = DeviceVerbs.ibv_query_gid_table(handle, entries, maxEntries, 0);
+            if (n < 0) {
+                throw NativeErrors.failure((int) -n, "ibv_query_gid_table(" + maxEntries + ")");
+            }
+            List<GidEntry> table = new ArrayList<>((int) n);
+            for (int i = 0; i < n; i++) {
+                table.add(DeviceMapping.gidEntry(entries.position(i)));
+            }
+            entries.position(0);
+            return List.copyOf(table);
+        }
+    }
+
+    @Override
+    public synchronized int queryPkey(int port, int index) {
+        ensureOpen();
+        checkPort(port);
+        if (index < 0) {
+            throw new VerbsException(Errno.EINVAL, "P_Key index " + index);
+        }
+        int pkey = DeviceVerbs.queryPkey(handle, port, index);
+        if (pkey < 0) {
+            throw NativeErrors.failure(-pkey, "ibv_query_pkey(port " + port + ", index " + index + ")");
+        }
+        return pkey;
+    }
+
+    @Override
+    public synchronized int pkeyIndex(int port, int pkey) {
+        ensureOpen();
+        checkPort(port);
+        if (pkey < 0 || pkey > 0xffff) {
+            throw new VerbsException(Errno.EINVAL, "P_Key 0x" + Integer.toHexString(pkey) + " is not 16 bits");
+        }
+        int index = DeviceVerbs.getPkeyIndex(handle, port, pkey);
+        if (index < 0) {
+            throw NativeErrors.failure(-index, "ibv_get_pkey_index(port " + port + ", 0x" + Integer.toHexString(pkey) + ")");
+        }
+        return index;
+    }
+
     /** Ports are a {@code uint8_t} in libibverbs: reject what the cast would wrap. */
     private static void checkPort(int port) {
         if (port < 1 || port > MAX_PORT) {
@@ -124,6 +200,40 @@ final class IbverbsContext extends Resource implements DeviceContext {
 
     @Override
     public synchronized CompletionQueue createCq(int minEntries, CompletionChannel channel, int vector) {
+        IbverbsChannel own = ownChannel(minEntries, channel);
+        ibv_cq cq = NativeErrors.require(CompletionVerbs.ibv_create_cq(handle, minEntries, null,
+                own == null ? null : own.handle, vector), "ibv_create_cq(" + minEntries + ")");
+        try {
+            return new IbverbsCq(this, own, cq);
+        } catch (RuntimeException closedMeanwhile) {
+            CompletionVerbs.ibv_destroy_cq(cq);
+            throw closedMeanwhile;
+        }
+    }
+
+    @Override
+    public synchronized ExtendedCompletionQueue createExtendedCq(int minEntries, CompletionChannel channel, int vector,
+                                                                 Set<WcField> fields, Set<CqCreateFlag> flags) {
+        IbverbsChannel own = ownChannel(minEntries, channel);
+        ibv_cq_ex cq;
+        try (ibv_cq_init_attr_ex attr = new ibv_cq_init_attr_ex()) {
+            attr.cqe(minEntries).channel(own == null ? null : own.handle).comp_vector(vector).wc_flags(WcField.mask(fields));
+            if (!flags.isEmpty()) {
+                attr.comp_mask(IbverbsConstants.IBV_CQ_INIT_ATTR_MASK_FLAGS).flags(CqCreateFlag.mask(flags));
+            }
+            cq = NativeErrors.require(CompletionVerbs.ibv_create_cq_ex(handle, attr),
+                    "ibv_create_cq_ex(" + minEntries + ", fields " + fields + ", flags " + flags + ")");
+        }
+        try {
+            return new IbverbsExtendedCq(this, own, cq, fields);
+        } catch (RuntimeException closedMeanwhile) {
+            CompletionVerbs.ibv_destroy_cq(CompletionVerbs.ibv_cq_ex_to_cq(cq));
+            throw closedMeanwhile;
+        }
+    }
+
+    /** Checks a new queue's size and channel: the channel as this context's own, or null. */
+    private IbverbsChannel ownChannel(int minEntries, CompletionChannel channel) {
         ensureOpen();
         if (minEntries < 1) {
             throw new VerbsException(Errno.EINVAL, "CQ size " + minEntries);
@@ -138,14 +248,7 @@ final class IbverbsContext extends Resource implements DeviceContext {
         if (own != null) {
             own.ensureOpen();
         }
-        ibv_cq cq = NativeErrors.require(CompletionVerbs.ibv_create_cq(handle, minEntries, null,
-                own == null ? null : own.handle, vector), "ibv_create_cq(" + minEntries + ")");
-        try {
-            return new IbverbsCq(this, own, cq);
-        } catch (RuntimeException closedMeanwhile) {
-            CompletionVerbs.ibv_destroy_cq(cq);
-            throw closedMeanwhile;
-        }
+        return own;
     }
 
     @Override

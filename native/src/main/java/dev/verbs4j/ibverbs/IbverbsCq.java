@@ -17,14 +17,14 @@ import java.util.Optional;
  * {@code ibv_wc} array allocated once, then copies each entry into the caller's
  * {@link WorkCompletion}s: nothing is allocated per poll.
  */
-final class IbverbsCq extends Resource implements CompletionQueue {
+class IbverbsCq extends Resource implements CompletionQueue {
     /** Completions taken from the provider per {@code ibv_poll_cq} call. */
     static final int POLL_BATCH = 32;
 
     final IbverbsContext context;
     final ibv_cq handle;
     private final IbverbsChannel channel;
-    private final int capacity;
+    private volatile int capacity;
     private final ibv_wc completions = new ibv_wc(POLL_BATCH); // guarded by this
     private final Optional<CompletionQueue> asEvent = Optional.of(this);
 
@@ -76,6 +76,16 @@ final class IbverbsCq extends Resource implements CompletionQueue {
             }
         }
         return filled;
+    }
+
+    @Override
+    public synchronized void resize(int minEntries) {
+        ensureOpen();
+        if (minEntries < 1) {
+            throw new VerbsException(Errno.EINVAL, "CQ size " + minEntries);
+        }
+        NativeErrors.check(CompletionVerbs.ibv_resize_cq(handle, minEntries), "ibv_resize_cq(" + minEntries + ")");
+        capacity = handle.cqe();
     }
 
     @Override

@@ -1,6 +1,10 @@
 package dev.verbs4j.ibverbs;
 
 import dev.verbs4j.Device;
+import dev.verbs4j.Errno;
+import dev.verbs4j.ForkStatus;
+import dev.verbs4j.VerbsException;
+import dev.verbs4j.ibverbs.binding.DeviceVerbs;
 import dev.verbs4j.spi.VerbsProvider;
 
 import java.util.List;
@@ -44,6 +48,32 @@ public final class IbverbsProvider implements VerbsProvider {
     @Override
     public Optional<String> unavailableReason() {
         return discover().reason();
+    }
+
+    /** @throws VerbsException {@code ENOSYS} when the binding or libibverbs cannot be loaded here */
+    @Override
+    public ForkStatus forkStatus() {
+        try {
+            return ForkStatus.of(DeviceVerbs.ibv_is_fork_initialized());
+        } catch (LinkageError e) {
+            throw unloadable(e);
+        }
+    }
+
+    /** @throws VerbsException {@code ENOSYS} when the binding or libibverbs cannot be loaded here */
+    @Override
+    public void enableForkProtection() {
+        int rc;
+        try {
+            rc = DeviceVerbs.ibv_fork_init();
+        } catch (LinkageError e) {
+            throw unloadable(e);
+        }
+        NativeErrors.check(rc, "ibv_fork_init");
+    }
+
+    private static VerbsException unloadable(LinkageError e) {
+        return new VerbsException(Errno.ENOSYS, "the libibverbs binding cannot be loaded: " + e);
     }
 
     private DeviceList discover() {

@@ -1,6 +1,7 @@
 package dev.verbs4j.ibverbs;
 
 import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.DataInOrder;
 import dev.verbs4j.Errno;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.QpAttributes;
@@ -11,6 +12,7 @@ import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.SharedReceiveQueue;
 import dev.verbs4j.VerbsException;
+import dev.verbs4j.WrOpcode;
 import dev.verbs4j.ibverbs.binding.IbverbsConstants;
 import dev.verbs4j.ibverbs.binding.MemoryVerbs;
 import dev.verbs4j.ibverbs.binding.QueuePairVerbs;
@@ -21,6 +23,8 @@ import dev.verbs4j.ibverbs.binding.ibv_qp_attr;
 import dev.verbs4j.ibverbs.binding.ibv_qp_ex;
 import dev.verbs4j.ibverbs.binding.ibv_qp_init_attr;
 import dev.verbs4j.spi.Resource;
+
+import java.util.Set;
 
 /**
  * A queue pair ({@code struct ibv_qp}, created extended). Posts, modify and query run
@@ -135,6 +139,13 @@ final class IbverbsQp extends Resource implements QueuePair {
             throw new VerbsException(Errno.EINVAL, "count " + count + " is outside the array of " + wrs.length);
         }
         return count == 0 ? 0 : sender.postList(wrs, count);
+    }
+
+    @Override
+    public synchronized Set<DataInOrder> dataInOrder(WrOpcode opcode) {
+        ensureOpen();
+        return DataInOrder.fromMask(QueuePairVerbs.ibv_query_qp_data_in_order(handle, opcode.value(),
+                IbverbsConstants.IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS));
     }
 
     @Override

@@ -15,7 +15,7 @@ import dev.verbs4j.spi.Resource;
 final class IbverbsSrq extends Resource implements SharedReceiveQueue {
     final IbverbsPd pd;
     final ibv_srq handle;
-    private final int maxWr;
+    private volatile int maxWr;
     private final int maxSge;
     private final ReceivePoster receiver;
     private final ibv_srq_attr attr = new ibv_srq_attr(); // guarded by this
@@ -89,6 +89,22 @@ final class IbverbsSrq extends Resource implements SharedReceiveQueue {
         attr.srq_limit(limit);
         NativeErrors.check(SharedReceiveQueueVerbs.ibv_modify_srq(handle, attr, IbverbsConstants.IBV_SRQ_LIMIT),
                 "ibv_modify_srq(limit " + limit + ")");
+    }
+
+    /** Reads back the size the device granted ({@code ibv_query_srq}): it may round up. */
+    @Override
+    public synchronized void resize(int newMaxWr) {
+        ensureOpen();
+        if (newMaxWr < 1) {
+            throw new VerbsException(Errno.EINVAL, "SRQ size " + newMaxWr);
+        }
+        attr.zero();
+        attr.max_wr(newMaxWr);
+        NativeErrors.check(SharedReceiveQueueVerbs.ibv_modify_srq(handle, attr, IbverbsConstants.IBV_SRQ_MAX_WR),
+                "ibv_modify_srq(max_wr " + newMaxWr + ")");
+        attr.zero();
+        NativeErrors.check(SharedReceiveQueueVerbs.ibv_query_srq(handle, attr), "ibv_query_srq");
+        maxWr = attr.max_wr();
     }
 
     @Override

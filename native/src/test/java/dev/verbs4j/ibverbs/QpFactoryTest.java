@@ -83,6 +83,10 @@ class QpFactoryTest {
         }
 
         @Override
+        public void resize(int minEntries) {
+        }
+
+        @Override
         public void requestNotify(boolean solicitedOnly) {
         }
 

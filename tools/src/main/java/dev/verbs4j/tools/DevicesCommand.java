@@ -4,7 +4,8 @@ import dev.verbs4j.Device;
 import dev.verbs4j.DeviceAttributes;
 import dev.verbs4j.DeviceCapability;
 import dev.verbs4j.DeviceContext;
-import dev.verbs4j.Gid;
+import dev.verbs4j.GidEntry;
+import dev.verbs4j.GidType;
 import dev.verbs4j.OdpCapabilities;
 import dev.verbs4j.PortAttributes;
 import dev.verbs4j.Provider;
@@ -55,21 +56,24 @@ final class DevicesCommand {
                 out.println("\tmax_mr:\t\t\t" + a.maxMr() + "\tmax_mw: " + a.maxMw() + "\tmax_pd: " + a.maxPd());
                 out.println("\tmax_qp_rd_atom:\t\t" + a.maxQpRdAtom() + "\tmax_qp_init_rd_atom: " + a.maxQpInitRdAtom());
                 out.println("\tmax_srq:\t\t" + a.maxSrq() + "\tmax_srq_wr: " + a.maxSrqWr() + "\tmax_srq_sge: " + a.maxSrqSge());
+                out.println("\thca_core_clock:\t\t" + a.hcaCoreClockKhz() + "kHZ\tcompletion_timestamp_mask: 0x"
+                        + Long.toHexString(a.completionTimestampMask()));
             }
+            int gidRoom = 0;
+            for (int port = 1; port <= a.physicalPortCount(); port++) {
+                gidRoom += ctx.queryPort(port).gidTableLength();
+            }
+            List<GidEntry> gids = ctx.queryGidTable(gidRoom);
             for (int port = 1; port <= a.physicalPortCount(); port++) {
                 PortAttributes p = ctx.queryPort(port);
                 out.println("\t\tport:\t" + port);
                 out.println("\t\t\tstate:\t\t" + p.state());
                 out.println("\t\t\tmax_mtu:\t" + p.maxMtu().bytes() + "\tactive_mtu: " + p.activeMtu().bytes());
                 out.println("\t\t\tlink_layer:\t" + (p.linkLayerEthernet() ? "Ethernet" : "InfiniBand"));
-                for (int i = 0; i < p.gidTableLength(); i++) {
-                    try {
-                        Gid gid = ctx.queryGid(port, i);
-                        if (!gid.equals(Gid.ZERO)) {
-                            out.println("\t\t\tGID[" + i + "]:\t" + gid + ", RoCE v2 (" + gid.toInetAddress().getHostAddress() + ")");
-                        }
-                    } catch (VerbsException e) {
-                        // an empty slot
+                for (GidEntry e : gids) {
+                    if (e.port() == port) {
+                        out.println("\t\t\tGID[" + e.index() + "]:\t" + e.gid() + ", " + gidTypeName(e.type()) + " ("
+                                + e.gid().toInetAddress().getHostAddress() + ")");
                     }
                 }
             }
@@ -87,5 +91,14 @@ final class DevicesCommand {
             return "no";
         }
         return "yes" + (odp.implicit() ? " (implicit)" : "") + "; rc " + odp.rc() + "; ud " + odp.ud();
+    }
+
+    /** The GID type as ibv_devinfo names it. */
+    private static String gidTypeName(GidType type) {
+        return switch (type) {
+            case IB -> "IB/RoCE v1";
+            case ROCE_V1 -> "RoCE v1";
+            case ROCE_V2 -> "RoCE v2";
+        };
     }
 }

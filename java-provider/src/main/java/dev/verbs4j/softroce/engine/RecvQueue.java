@@ -10,10 +10,13 @@ import dev.verbs4j.VerbsException;
  * application threads fill and the engine consumes in order.
  */
 public final class RecvQueue {
-    private final long[] wrIds;
-    private final ScatterGatherList[] sges;
-    private final int mask;
-    private final int capacity;
+    /**
+     * The slots: replaced whole when the queue grows past them. The engine reads the head
+     * slot of whichever it sees; a resize moves the posted receives' entries, objects
+     * included, so both hold the same receive at the same position.
+     */
+    private volatile Slots slots;
+    private volatile int capacity;
     private final int maxSge;
     private volatile long tail;
     private volatile long head;
@@ -21,15 +24,53 @@ public final class RecvQueue {
     private boolean limitFired;
 
     public RecvQueue(int capacity, int maxSge) {
-        int size = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
-        this.wrIds = new long[size];
-        this.sges = new ScatterGatherList[size];
-        this.mask = size - 1;
-        this.capacity = capacity;
         this.maxSge = Math.max(1, maxSge);
-        for (int i = 0; i < size; i++) {
-            sges[i] = new ScatterGatherList(this.maxSge);
+        this.capacity = capacity;
+        this.slots = new Slots(capacity, this.maxSge);
+    }
+
+    private static final class Slots {
+        final long[] wrIds;
+        final ScatterGatherList[] sges;
+        final int mask;
+
+        Slots(int capacity, int maxSge) {
+            int size = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
+            wrIds = new long[size];
+            sges = new ScatterGatherList[size];
+            mask = size - 1;
+            for (int i = 0; i < size; i++) {
+                sges[i] = new ScatterGatherList(maxSge);
+            }
         }
+    }
+
+    /**
+     * Changes how many receives the queue holds, keeping those posted.
+     *
+     * @throws VerbsException {@code EINVAL} when fewer than are posted, or below the armed limit
+     */
+    public synchronized void resize(int newCapacity) {
+        long h = head;
+        long t = tail;
+        if (newCapacity < t - h) {
+            throw new VerbsException(Errno.EINVAL, "queue of " + newCapacity + " cannot hold the " + (t - h) + " receives posted");
+        }
+        if (newCapacity < limit) {
+            throw new VerbsException(Errno.EINVAL, "queue of " + newCapacity + " is below its armed limit " + limit);
+        }
+        Slots old = slots;
+        if (newCapacity > old.wrIds.length) {
+            Slots grown = new Slots(newCapacity, maxSge);
+            for (long pos = h; pos < t; pos++) {
+                int from = (int) (pos & old.mask);
+                int to = (int) (pos & grown.mask);
+                grown.wrIds[to] = old.wrIds[from];
+                grown.sges[to] = old.sges[from];
+            }
+            slots = grown;
+        }
+        capacity = newCapacity;
     }
 
     public int capacity() {
@@ -49,9 +90,10 @@ public final class RecvQueue {
         if (t - head >= capacity) {
             throw new VerbsException(Errno.ENOMEM, "receive queue full (" + capacity + " receives posted)");
         }
-        int i = (int) (t & mask);
-        wrIds[i] = wr.wrId();
-        sges[i].copyFrom(wr.sges());
+        Slots s = slots;
+        int i = (int) (t & s.mask);
+        s.wrIds[i] = wr.wrId();
+        s.sges[i].copyFrom(wr.sges());
         tail = t + 1;
     }
 
@@ -65,11 +107,13 @@ public final class RecvQueue {
     }
 
     long headWrId() {
-        return wrIds[(int) (head & mask)];
+        Slots s = slots;
+        return s.wrIds[(int) (head & s.mask)];
     }
 
     ScatterGatherList headSges() {
-        return sges[(int) (head & mask)];
+        Slots s = slots;
+        return s.sges[(int) (head & s.mask)];
     }
 
     void advance() {

@@ -52,6 +52,9 @@ public final class CompletionVerbs {
     /** {@code ibv_cq_ex_to_cq}: the same CQ seen as {@code ibv_cq} (for destroy, notify, events). */
     public static native ibv_cq ibv_cq_ex_to_cq(ibv_cq_ex cq);
 
+    /** {@code ibv_resize_cq}: 0 or an errno value; {@code cq.cqe} holds the new capacity. */
+    public static native int ibv_resize_cq(ibv_cq cq, int cqe);
+
     /**
      * {@code ibv_destroy_cq}: 0 or an errno value (EBUSY while QPs use it).
      * Waits until every event got from the channel for it is acknowledged.

@@ -95,6 +95,20 @@ public final class DeviceVerbs {
     public static native @Cast("ssize_t") long ibv_query_gid_table(ibv_context context, ibv_gid_entry entries,
             @Cast("size_t") long max_entries, @Cast("uint32_t") int flags);
 
+    /** {@code ibv_query_pkey} in host order: the P_Key, or -errno (ENOENT for an index past the table). */
+    @Name("verbs4j::query_pkey")
+    public static native int queryPkey(ibv_context context, int port_num, int index);
+
+    /** {@code ibv_get_pkey_index} in host order: the index, or -errno (ENOENT when the table does not hold it). */
+    @Name("verbs4j::get_pkey_index")
+    public static native int getPkeyIndex(ibv_context context, int port_num, int pkey);
+
+    /** {@code ibv_fork_init}: 0 or an errno value (EINVAL once memory was registered without it). */
+    public static native int ibv_fork_init();
+
+    /** {@code ibv_is_fork_initialized}: an {@code IBV_FORK_*} status. */
+    public static native @Cast("int") int ibv_is_fork_initialized();
+
     /**
      * {@code ibv_get_async_event}: blocks until an event is pending on
      * {@code context.async_fd}; 0, or -1 with errno in

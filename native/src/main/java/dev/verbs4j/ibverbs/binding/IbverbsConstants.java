@@ -265,6 +265,17 @@ public final class IbverbsConstants {
     public static final int IBV_RATE_40_GBPS = 7;
     public static final int IBV_RATE_100_GBPS = 16;
 
+    // ---- enum ibv_fork_status ----
+    public static final int IBV_FORK_DISABLED = 0;
+    public static final int IBV_FORK_ENABLED = 1;
+    public static final int IBV_FORK_UNNEEDED = 2;
+
+    // ---- enum ibv_query_qp_data_in_order_flags and _caps ----
+    public static final int IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS = 1;
+    public static final int IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY = 1 << 1;
+    public static final int IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG = 1;
+    public static final int IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES = 1 << 1;
+
     // ---- enum ibv_srq_attr_mask ----
     public static final int IBV_SRQ_MAX_WR = 1;
     public static final int IBV_SRQ_LIMIT = 1 << 1;

@@ -2,6 +2,7 @@ package dev.verbs4j.ibverbs.binding;
 
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.annotation.ByPtrPtr;
+import org.bytedeco.javacpp.annotation.Cast;
 import org.bytedeco.javacpp.annotation.Name;
 import org.bytedeco.javacpp.annotation.NoException;
 import org.bytedeco.javacpp.annotation.Properties;
@@ -48,6 +49,13 @@ public final class QueuePairVerbs {
      * @param attr_mask {@code IBV_QP_*} bits naming the fields of attr to apply
      */
     public static native int ibv_modify_qp(ibv_qp qp, ibv_qp_attr attr, int attr_mask);
+
+    /**
+     * {@code ibv_query_qp_data_in_order}: with {@link IbverbsConstants#IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS},
+     * the {@code IBV_QUERY_QP_DATA_IN_ORDER_*} capability bits; without it, 1 or 0.
+     */
+    public static native int ibv_query_qp_data_in_order(ibv_qp qp, @Cast("ibv_wr_opcode") int op,
+            @Cast("uint32_t") int flags);
 
     /**
      * {@code ibv_query_qp}: 0 or an errno value; fills attr and init_attr.

@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <endian.h>
 #include <fcntl.h>
 #include <poll.h>
 
@@ -48,6 +49,26 @@ inline auto keep_errno(Args... args) {
  */
 inline struct ibv_mr *reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access) {
     return ibv_reg_mr(pd, addr, length, access);
+}
+
+/*
+ * ibv_query_pkey with the P_Key in host order: the P_Key (0..0xffff), or -errno. libibverbs
+ * reads it from sysfs, so an index past the table fails with the open's ENOENT.
+ */
+inline int query_pkey(struct ibv_context *context, int port_num, int index) {
+    __be16 pkey;
+    errno = 0;
+    if (ibv_query_pkey(context, static_cast<uint8_t>(port_num), index, &pkey) != 0) {
+        return errno != 0 ? -errno : -EIO;
+    }
+    return be16toh(pkey);
+}
+
+/* ibv_get_pkey_index with the P_Key in host order: the index, or -errno (ENOENT when absent). */
+inline int get_pkey_index(struct ibv_context *context, int port_num, int pkey) {
+    errno = 0;
+    int index = ibv_get_pkey_index(context, static_cast<uint8_t>(port_num), htobe16(static_cast<uint16_t>(pkey)));
+    return index >= 0 ? index : (errno != 0 ? -errno : -EIO);
 }
 
 /* fcntl(fd, F_SETFL, flags | O_NONBLOCK); 0 or -errno. */
