@@ -5,6 +5,7 @@ import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
 import dev.verbs4j.Device;
 import dev.verbs4j.DeviceContext;
+import dev.verbs4j.ExtendedCompletionQueue;
 import dev.verbs4j.MemoryRegion;
 import dev.verbs4j.MemoryWindow;
 import dev.verbs4j.ProtectionDomain;
@@ -21,13 +22,14 @@ import java.util.Set;
  */
 final class RemoteTypes {
     static final List<Class<?>> INTERFACES = List.of(DeviceContext.class, ProtectionDomain.class, MemoryRegion.class,
-            MemoryWindow.class, CompletionQueue.class, CompletionChannel.class, QueuePair.class, SharedReceiveQueue.class,
+            MemoryWindow.class, ExtendedCompletionQueue.class, CompletionQueue.class, CompletionChannel.class, QueuePair.class, SharedReceiveQueue.class,
             AddressHandle.class, Device.class);
 
     /**
      * Calls without arguments whose answer never changes for the resource's life: the test
      * process asks the agent once. (A region's keys and addresses are not among them: a
-     * fast-register region gets new ones with each registration.)
+     * fast-register region gets new ones with each registration; nor are the sizes of the
+     * queues that can be resized.)
      */
     private static final Set<String> FIXED_ANSWERS = Set.of(
             "Device#name", "Device#providerName", "Device#guid",
@@ -35,9 +37,9 @@ final class RemoteTypes {
             "ProtectionDomain#context",
             "QueuePair#qpn", "QueuePair#type", "QueuePair#protectionDomain", "QueuePair#sendCq", "QueuePair#recvCq",
             "QueuePair#srq",
-            "CompletionQueue#capacity", "CompletionQueue#channel",
+            "CompletionQueue#channel", "ExtendedCompletionQueue#fields",
             "MemoryWindow#type",
-            "SharedReceiveQueue#maxWr", "SharedReceiveQueue#maxSge",
+            "SharedReceiveQueue#maxSge",
             "AddressHandle#attributes");
 
     private RemoteTypes() {

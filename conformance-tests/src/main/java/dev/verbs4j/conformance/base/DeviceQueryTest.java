@@ -3,6 +3,9 @@ package dev.verbs4j.conformance.base;
 import dev.verbs4j.Device;
 import dev.verbs4j.DeviceAttributes;
 import dev.verbs4j.DeviceContext;
+import dev.verbs4j.Gid;
+import dev.verbs4j.GidEntry;
+import dev.verbs4j.GidType;
 import dev.verbs4j.PortAttributes;
 import dev.verbs4j.PortState;
 import dev.verbs4j.Verbs;
@@ -11,6 +14,7 @@ import dev.verbs4j.conformance.fixture.DeviceSide;
 import dev.verbs4j.conformance.fixture.Testbed;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,6 +83,46 @@ class DeviceQueryTest {
         for (DeviceSide side : bed.sides()) {
             side.context().queryGid(DeviceSide.PORT, 0);
             assertEquals(side.gid(), side.context().queryGid(DeviceSide.PORT, side.gidIndex()), side + ": GID " + side.gidIndex());
+        }
+    }
+
+    @Test
+    void gidEntryNamesItsPortIndexTypeAndNetworkDevice(Testbed bed) {
+        for (DeviceSide side : bed.sides()) {
+            GidEntry entry = side.context().queryGidEntry(DeviceSide.PORT, side.gidIndex());
+            assertEquals(side.gid(), entry.gid(), side + ": the entry's GID is the one query_gid reads");
+            assertEquals(side.gidIndex(), entry.index(), side + ": the entry's index");
+            assertEquals(DeviceSide.PORT, entry.port(), side + ": the entry's port");
+            assertEquals(GidType.ROCE_V2, entry.type(), side + ": an IP address's GID on a RoCE v2 port");
+            assertTrue(entry.netdevIndex() >= 0, side + ": the network device's index " + entry.netdevIndex());
+        }
+    }
+
+    @Test
+    void gidTableListsEveryPopulatedEntryOfEveryPort(Testbed bed) {
+        for (DeviceSide side : bed.sides()) {
+            DeviceContext ctx = side.context();
+            int room = 0;
+            for (int port = 1; port <= side.attributes().physicalPortCount(); port++) {
+                room += ctx.queryPort(port).gidTableLength();
+            }
+            List<GidEntry> table = ctx.queryGidTable(room);
+            assertTrue(table.stream().anyMatch(e -> e.port() == DeviceSide.PORT && e.index() == side.gidIndex()),
+                    side + ": the table holds the GID in use, index " + side.gidIndex() + ": " + table);
+            for (GidEntry e : table) {
+                assertEquals(e, ctx.queryGidEntry(e.port(), e.index()), side + ": the table's entry reads the same alone");
+                assertNotEquals(Gid.ZERO, e.gid(), side + ": the table lists populated entries only: " + e);
+            }
+        }
+    }
+
+    @Test
+    void defaultPkeyIsAtIndexZero(Testbed bed) {
+        for (DeviceSide side : bed.sides()) {
+            DeviceContext ctx = side.context();
+            int pkey = ctx.queryPkey(DeviceSide.PORT, 0);
+            assertEquals(0xffff, pkey, side + ": P_Key 0 of a RoCE port is the default, full-member P_Key");
+            assertEquals(0, ctx.pkeyIndex(DeviceSide.PORT, pkey), side + ": the index of the P_Key at index 0");
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.verbs4j.conformance.base;
 
 import dev.verbs4j.Access;
 import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.DataInOrder;
 import dev.verbs4j.Errno;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.QpAttributes;
@@ -13,6 +14,7 @@ import dev.verbs4j.QueuePair;
 import dev.verbs4j.RcConnector;
 import dev.verbs4j.RcOptions;
 import dev.verbs4j.VerbsException;
+import dev.verbs4j.WrOpcode;
 import dev.verbs4j.conformance.fixture.ConformanceSuite;
 import dev.verbs4j.conformance.fixture.DeviceSide;
 import dev.verbs4j.conformance.fixture.QpStates;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,5 +126,15 @@ class QueuePairCreationTest {
             throw e;
         }
         assertEquals(privileged, qp.query(new QpAttributes()).qkey(), "qkey after RESET -> INIT with the privileged Q_Key");
+    }
+
+    @Test
+    void dataInOrderReportsAGuaranteeLibibverbsDefines(Testbed bed) {
+        QueuePair qp = bed.udPair().local().qp();
+        Set<DataInOrder> guarantees = qp.dataInOrder(WrOpcode.SEND);
+        // Whole messages in order imply aligned 128-byte blocks in order (libibverbs adds the second to the first).
+        Set<Set<DataInOrder>> valid = Set.of(Set.of(), Set.of(DataInOrder.ALIGNED_128_BYTES),
+                Set.of(DataInOrder.WHOLE_MESSAGE, DataInOrder.ALIGNED_128_BYTES));
+        assertTrue(valid.contains(guarantees), "query_qp_data_in_order(SEND) of a UD queue pair at RTS: " + guarantees);
     }
 }
