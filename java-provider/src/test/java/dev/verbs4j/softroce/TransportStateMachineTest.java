@@ -328,6 +328,49 @@ class TransportStateMachineTest {
     }
 
     @Test
+    void unreliableQueuePairsKeepSendingPastTheRcWindowOfUnacknowledgedPsns() {
+        try (Arena arena = Arena.ofShared()) {
+            DeviceContext ca = sim.deviceA.open();
+            DeviceContext cb = sim.deviceB.open();
+            ProtectionDomain pa = ca.allocatePd();
+            ProtectionDomain pb = cb.allocatePd();
+            CompletionQueue qa = ca.createCq(8);
+            CompletionQueue qb = cb.createCq(8);
+            QueuePair ua = pa.createQp(new QpInitAttributes(QpType.UD, qa));
+            QueuePair ub = pb.createQp(new QpInitAttributes(QpType.UD, qb));
+            for (QueuePair q : new QueuePair[] {ua, ub}) {
+                q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(0x11111111));
+                q.modify(new QpAttributes().state(QpState.RTR));
+                q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+            }
+            MemorySegment sa = arena.allocate(64);
+            MemorySegment sb = arena.allocate(40 + 64);
+            MemoryRegion ma = pa.registerMemory(sa, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            MemoryRegion mb = pb.registerMemory(sb, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            AddressHandle ah = pa.createAh(AddressHandleAttributes.to(cb.queryGid(1, 0), 0));
+            WorkCompletion[] one = {new WorkCompletion()};
+            int datagrams = 2 * 128 + 3; // past twice the RC window of 128 unacknowledged PSNs
+            for (int i = 0; i < datagrams; i++) {
+                ub.postRecv(new ReceiveWorkRequest().wrId(i).buffer(mb, 0, 40 + 64));
+                ua.postSend(new SendWorkRequest().wrId(i).signaled(true).buffer(ma, 0, 64).ud(ah, ub.qpn(), 0x11111111).send());
+                assertEquals(WcStatus.SUCCESS, poll(sim, qa, 1000).status(), "send " + i + " of " + datagrams);
+                assertEquals(i, poll(sim, qb, 1000).wrId(), "datagram " + i + " arrived");
+            }
+            ah.close();
+            ua.close();
+            ub.close();
+            ma.close();
+            mb.close();
+            qa.close();
+            qb.close();
+            pa.close();
+            pb.close();
+            ca.close();
+            cb.close();
+        }
+    }
+
+    @Test
     void udDatagramArrivesWithItsGrhAndSourceQpAndAWrongQkeyIsDropped() {
         try (Arena arena = Arena.ofShared()) {
             DeviceContext ca = sim.deviceA.open();

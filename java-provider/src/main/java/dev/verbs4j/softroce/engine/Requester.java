@@ -91,7 +91,8 @@ final class Requester {
                     break;
                 }
             }
-            if (Psn.distance(qp.completer.expectedPsn, psn) >= MAX_UNACKED_PSNS) {
+            // Only RC waits for acknowledgements: UC and UD send without a window.
+            if (qp.type == QpType.RC && Psn.distance(qp.completer.expectedPsn, psn) >= MAX_UNACKED_PSNS) {
                 break;
             }
             if (qp.type == QpType.UD && w.totalLength > qp.mtu) {
