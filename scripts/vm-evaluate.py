@@ -21,6 +21,7 @@ scripts/pyverbs-run.py) are the reference the suite is mapped to
 pyverbs test that ran has no mapping line, or when a line names a case the suite does not have.
 """
 import datetime
+import glob
 import json
 import os
 import re
@@ -336,6 +337,54 @@ def judge_kernel_columns(columns, problems):
                             % (release, kernel_label(release), release))
 
 
+def judge_c_tools(lists, problems):
+    """The c-tools column: every target/vm/c-tools*.tsv line (case id, pass|fail|skip, detail)
+    becomes a case of conformance-tests/target/conformance/c-tools.json. The C programs drive
+    rxe0 through libibverbs, the remote side of the column: a failure the findings list for the
+    kernel's rxe is a finding, any other failure a problem."""
+    cases = []
+    for path in sorted(glob.glob(os.path.join(VM, "c-tools*.tsv"))):
+        for line in read_lines(path):
+            fields = line.split("\t", 2)
+            if len(fields) < 2:
+                continue
+            case_id, outcome, detail = fields[0], fields[1], fields[2] if len(fields) > 2 else ""
+            cases.append({"id": case_id, "class": "dev.verbs4j.tools.compat", "name": case_id.split("/", 1)[-1],
+                          "outcome": outcome, "detail": detail, "durationMs": 0})
+    if not cases:
+        problems.append("c-tools: no pairing of rdma-core's or perftest's programs with the soft provider ran")
+        return "c-tools: none ran"
+    counts = {o: sum(1 for c in cases if c["outcome"] == o) for o in ("pass", "fail", "skip")}
+    report = {
+        "format": "verbs4j-conformance-report/1",
+        "label": "c-tools",
+        "provider": "soft", "device": "soft-10.9.0.2",
+        "peerProvider": "ibverbs", "peerDevice": "rxe0",
+        "startedAt": finished_at(sorted(glob.glob(os.path.join(VM, "c-tools*.tsv")))[-1]),
+        "durationMs": 0,
+        "environment": "kernel rxe micro-VM: rdma-core's and perftest's programs on rxe0, verbs4j --compat on a soft device in its own netns",
+        "counts": counts,
+        "cases": cases,
+    }
+    with open(os.path.join(REPORTS, "c-tools.json"), "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    findings = 0
+    for c in cases:
+        reason = finding(lists, report, c["id"])
+        if c["outcome"] == "fail" and reason:
+            findings += 1
+            print("c-tools finding: %s: %s" % (c["id"], reason))
+        elif c["outcome"] == "fail":
+            problems.append("c-tools %s failed: %s" % (c["id"], c["detail"]))
+        elif c["outcome"] == "pass" and reason:
+            print("c-tools: listed finding no longer reproduces (remove it): %s" % c["id"])
+    line = "c-tools: %d passed, %d failed, %d skipped, %d findings" % (
+        counts["pass"], counts["fail"] - findings, counts["skip"], findings)
+    print(line)
+    return line
+
+
 def main():
     kernel_columns_only = sys.argv[1:] == ["--kernel-columns"]
     problems = []
@@ -380,6 +429,8 @@ def main():
         else:
             problems.append("interop %s failed (client, server status: %s; %s; logs in target/vm)"
                             % (name, " ".join(rc), "; ".join(c["id"] + ": " + c["detail"] for c in failed_cases) or "every check reported"))
+
+    column_lines.append(judge_c_tools(lists, problems))
 
     bw_c = perf_line(os.path.join(VM, "ib_write_bw.log"), r"^65536\s")
     bw_j = perf_line(os.path.join(VM, "perf-ibverbs-write_bw.log"), r"^65536\s")

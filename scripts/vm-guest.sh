@@ -86,6 +86,13 @@ interop kernel-server-soft-client "$pp --provider ibverbs --device rxe0 --port 1
 interop soft-server-kernel-client "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $soft --address 10.9.0.2 --port 18516'" \
     "$pp --provider ibverbs --device rxe0 --port 18516 10.9.0.2"
 
+step "rdma-core's ibv_*_pingpong on rxe0 against verbs4j pingpong --compat on a soft device"
+start=$SECONDS
+scripts/vm-guest-ctools.sh > "$out/c-tools-pingpong.log" 2>&1
+grep -c "^pass" "$out/c-tools-pingpong.log" | sed 's/^/pairings passed: /'
+grep -v "^pass" "$out/c-tools-pingpong.log" | tail -n 20
+echo "== ibv_*_pingpong pairings took $(( SECONDS - start )) s"
+
 step "perf: perftest on rxe0"
 {
     ib_write_bw -d rxe0 -x 1 -s 65536 -n 2000 -F --report_gbits > "$out/ib_write_bw-server.log" 2>&1 &

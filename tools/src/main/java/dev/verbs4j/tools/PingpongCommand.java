@@ -19,6 +19,7 @@ import dev.verbs4j.WcOpcode;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.WrOpcode;
+import dev.verbs4j.tools.compat.IbvPingpong;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -96,6 +97,9 @@ final class PingpongCommand {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
+        if (java.util.Arrays.asList(args).contains("--compat")) {
+            return IbvPingpong.run(args, out, err);
+        }
         PingpongOptions options;
         try {
             options = PingpongOptions.parse(args);

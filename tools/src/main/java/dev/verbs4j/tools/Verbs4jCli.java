@@ -57,6 +57,9 @@ public final class Verbs4jCli {
         out.println("  pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT] [--size BYTES] [--iters N]"
                 + " [--mtu BYTES] [--all-ops] [server-host]");
         out.println("                 like ibv_rc_pingpong: server without a host, client with one; checks every byte");
+        out.println("  pingpong --compat ibv|ibv_rc_pingpong|ibv_uc_pingpong|ibv_ud_pingpong|ibv_srq_pingpong [--provider soft]");
+        out.println("                 [--address IP] [that program's own options] [server-host]");
+        out.println("                 one side of rdma-core's program, the other side being the C program itself");
         out.println("  perf TEST [HOST]");
         out.println("                 perftest-style measurement, both ends in this process, or against perf --server on HOST:");
         out.println("                 write_bw read_bw send_bw");
