@@ -33,6 +33,7 @@ final class SoftCq extends Resource implements CompletionQueue {
 
     @Override
     public int poll(WorkCompletion[] out, int max) {
+        ensureOpen();
         int n = ring.poll(out, max);
         if (n == 0) {
             if (!context.device.hasEngineThread()) {

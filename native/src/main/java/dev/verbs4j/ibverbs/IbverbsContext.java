@@ -136,15 +136,22 @@ final class IbverbsContext extends Resource implements DeviceContext {
             own = c;
         }
         if (own != null) {
-            own.ensureOpen();
+            // Held while libibverbs uses its pointer: a racing close fails with EBUSY.
+            own.retain();
         }
-        ibv_cq cq = NativeErrors.require(CompletionVerbs.ibv_create_cq(handle, minEntries, null,
-                own == null ? null : own.handle, vector), "ibv_create_cq(" + minEntries + ")");
         try {
-            return new IbverbsCq(this, own, cq);
-        } catch (RuntimeException closedMeanwhile) {
-            CompletionVerbs.ibv_destroy_cq(cq);
-            throw closedMeanwhile;
+            ibv_cq cq = NativeErrors.require(CompletionVerbs.ibv_create_cq(handle, minEntries, null,
+                    own == null ? null : own.handle, vector), "ibv_create_cq(" + minEntries + ")");
+            try {
+                return new IbverbsCq(this, own, cq);
+            } catch (RuntimeException e) {
+                CompletionVerbs.ibv_destroy_cq(cq);
+                throw e;
+            }
+        } finally {
+            if (own != null) {
+                own.release();
+            }
         }
     }
 
