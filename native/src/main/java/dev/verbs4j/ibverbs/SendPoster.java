@@ -168,7 +168,7 @@ final class SendPoster {
             int rc = PostSendVerbs.ibv_wr_complete(qp);
             ended = true;
             if (rc != 0) {
-                throw NativeErrors.failure(rc < 0 ? -rc : rc, "ibv_wr_complete (" + wrs[0].opcode()
+                throw NativeErrors.failure(completeErrno(rc), "ibv_wr_complete (" + wrs[0].opcode()
                         + (count > 1 ? " and " + (count - 1) + " more" : "") + ")");
             }
         } finally {
@@ -181,6 +181,17 @@ final class SendPoster {
                 window(wrs[i]).bindPosted(wrs[i].newKey(), boundRegion(wrs[i]), wrs[i].bindLength());
             }
         }
+    }
+
+    /**
+     * The errno of a failed {@code ibv_wr_complete}. rxe's {@code ibv_wr_*} functions report a
+     * full send queue as {@code ENOSPC} (also too long inline data and too many entries, which
+     * {@link #check} refused already), where {@code ibv_post_send} reports {@code ENOMEM}: the
+     * API promises the latter, as the soft provider gives it.
+     */
+    static int completeErrno(int rc) {
+        int errno = rc < 0 ? -rc : rc;
+        return errno == Errno.ENOSPC.number() ? Errno.ENOMEM.number() : errno;
     }
 
     /** One checked request into the open batch: its id and flags, operation, data and address. */
