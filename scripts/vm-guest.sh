@@ -39,6 +39,17 @@ java_run -cp "$classpath" dev.verbs4j.conformance.ConformanceMain --provider ibv
 echo $? > "$out/conformance.rc"
 tail -n 40 "$out/conformance.log"
 
+# The API fuzzer on the ibverbs provider: 20,000 random calls on rxe0 in a child JVM, judged
+# from outside by FuzzLauncher (exit status, an hs_err file if the JVM crashed, descriptors and
+# native memory back at their start). vm-evaluate.py fails the run on a non-zero fuzz.rc.
+step "API fuzzer: ibverbs on rxe0"
+start=$SECONDS
+java_run -cp "$classpath" dev.verbs4j.conformance.fuzz.FuzzLauncher --work-dir "$out/fuzz" --time-limit-s 400 \
+    --jvm-option -XX:TieredStopAtLevel=1 --provider ibverbs --device rxe0 --calls 20000 --seed 17 > "$out/fuzz.log" 2>&1
+echo $? > "$out/fuzz.rc"
+tail -n 4 "$out/fuzz.log"
+echo "== the fuzzer took $(( SECONDS - start )) s"
+
 # The whole suite with its two sides on the two providers: the side posting the requests in
 # one namespace, the remote side in a conformance agent in the other, over the veth pair.
 # The soft side sends the kernel's FLUSH ICRC variant (see Icrc.computeRxeFlush).

@@ -17,7 +17,7 @@ public interface CompletionChannel extends AutoCloseable {
      */
     Optional<CompletionQueue> awaitEvent(Duration timeout);
 
-    /** Destroys the channel. @throws VerbsException {@code EBUSY} while queues use it */
+    /** Destroys the channel. @throws VerbsException {@code EBUSY} while queues use it or a thread waits in {@link #awaitEvent} */
     @Override
     void close();
 }

@@ -102,7 +102,11 @@ public interface DeviceContext extends AutoCloseable {
      */
     Optional<AsyncEvent> nextAsyncEvent(Duration timeout);
 
-    /** Closes the device ({@code ibv_close_device}). @throws VerbsException {@code EBUSY} while children are alive */
+    /**
+     * Closes the device ({@code ibv_close_device}).
+     *
+     * @throws VerbsException {@code EBUSY} while children are alive or a thread waits in {@link #nextAsyncEvent}
+     */
     @Override
     void close();
 }

@@ -43,7 +43,8 @@ public interface QueuePair extends AutoCloseable {
      *
      * @throws VerbsException {@code ENOMEM} when the send queue is full, {@code EINVAL}
      *         for an operation the QP was not created for or a malformed request
-     *         (too many entries, inline data too long, wrong QP state)
+     *         (too many entries, inline data too long, wrong QP state, a closed address
+     *         handle, window or region)
      */
     void postSend(SendWorkRequest wr);
 

@@ -1,5 +1,7 @@
 package dev.verbs4j;
 
+import java.util.Objects;
+
 /**
  * A send work request ({@code struct ibv_send_wr}, or one {@code ibv_wr_*} call of the
  * extended post API). Reusable and caller-owned: posting copies it into the queue, so
@@ -230,9 +232,16 @@ public final class SendWorkRequest {
      * becomes {@code newKey}. The page array is read when the request is posted. The soft
      * provider needs each page to lie in memory already registered in the same protection
      * domain (a Java process reaches native memory through its segments).
+     *
+     * @throws NullPointerException     if {@code pageAddresses} is null
+     * @throws IllegalArgumentException if {@code pageCount} is negative or exceeds the array
      */
     public SendWorkRequest registerMr(MemoryRegion region, int newKey, long[] pageAddresses, int pageCount,
                                       int pageShift, long iova, long length, int accessMask) {
+        Objects.requireNonNull(pageAddresses, "pageAddresses");
+        if (pageCount < 0 || pageCount > pageAddresses.length) {
+            throw new IllegalArgumentException("page count " + pageCount + " outside the array of " + pageAddresses.length);
+        }
         opcode = WrOpcode.REG_MR;
         this.region = region;
         this.newKey = newKey;

@@ -21,6 +21,16 @@ class ArgumentValidationTest {
     }
 
     @Test
+    void fastRegistrationRejectsAPageCountOutsideItsArray() {
+        SendWorkRequest wr = new SendWorkRequest();
+        long[] pages = {0x1000, 0x2000};
+        assertThrows(IllegalArgumentException.class, () -> wr.registerMr(null, 1, pages, 3, 12, 0, 4096, 0));
+        assertThrows(IllegalArgumentException.class, () -> wr.registerMr(null, 1, pages, -1, 12, 0, 4096, 0));
+        assertThrows(NullPointerException.class, () -> wr.registerMr(null, 1, null, 0, 12, 0, 4096, 0));
+        assertEquals(WrOpcode.REG_MR, wr.registerMr(null, 1, pages, 2, 12, 0, 8192, 0).opcode());
+    }
+
+    @Test
     void mtuKnowsOnlyIbSizes() {
         assertEquals(Mtu.MTU_4096, Mtu.ofBytes(4096));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Mtu.ofBytes(1500));

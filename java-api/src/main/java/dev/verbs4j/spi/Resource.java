@@ -14,7 +14,7 @@ public abstract class Resource implements AutoCloseable {
     private final String kind;
     private final Resource[] dependencies;
     private int dependents;
-    private boolean closed;
+    private volatile boolean closed;
 
     /**
      * @param kind         what the resource is, for messages ("protection domain")
@@ -23,17 +23,40 @@ public abstract class Resource implements AutoCloseable {
     protected Resource(String kind, Resource... dependencies) {
         this.kind = kind;
         this.dependencies = dependencies.clone();
-        for (Resource d : this.dependencies) {
-            if (d != null) {
-                d.retain();
+        for (int i = 0; i < this.dependencies.length; i++) {
+            Resource d = this.dependencies[i];
+            if (d != null && !d.tryRetain()) {
+                // Leave no count behind on those already retained: they could never close.
+                for (int j = 0; j < i; j++) {
+                    if (this.dependencies[j] != null) {
+                        this.dependencies[j].release();
+                    }
+                }
+                throw new IllegalStateException(d.kind + " is closed");
             }
         }
     }
 
-    /** Records one more live dependent. @throws IllegalStateException if this resource is closed */
+    /**
+     * Records one more live dependent. A call that uses this resource from outside its own
+     * monitor (a post naming an address handle, a queue pair created on a completion queue)
+     * also holds it this way while it runs, so that a racing {@link #close()} fails with
+     * {@code EBUSY} instead of freeing what the call is using.
+     *
+     * @throws IllegalStateException if this resource is closed
+     */
     public final synchronized void retain() {
         ensureOpen();
         dependents++;
+    }
+
+    /** {@link #retain()}, or false (and nothing recorded) when this resource is closed. */
+    public final synchronized boolean tryRetain() {
+        if (closed) {
+            return false;
+        }
+        dependents++;
+        return true;
     }
 
     /** Records that a dependent went away. */
@@ -48,14 +71,19 @@ public abstract class Resource implements AutoCloseable {
         return dependents;
     }
 
-    /** @throws IllegalStateException if this resource is closed */
-    public final synchronized void ensureOpen() {
+    /**
+     * A volatile read, cheap enough for the data path. It only tells; a call that must keep
+     * the resource open while it runs holds its monitor or {@linkplain #retain() retains} it.
+     *
+     * @throws IllegalStateException if this resource is closed
+     */
+    public final void ensureOpen() {
         if (closed) {
             throw new IllegalStateException(kind + " is closed");
         }
     }
 
-    public final synchronized boolean isClosed() {
+    public final boolean isClosed() {
         return closed;
     }
 

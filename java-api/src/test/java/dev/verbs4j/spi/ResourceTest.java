@@ -66,4 +66,26 @@ class ResourceTest {
         assertTrue(!failing.isClosed());
         assertEquals(1, parent.dependents());
     }
+
+    @Test
+    void aClosedSecondDependencyLeavesNoCountOnTheFirst() {
+        Node pd = new Node("protection domain");
+        Node cq = new Node("completion queue");
+        cq.close();
+        assertThrows(IllegalStateException.class, () -> new Node("queue pair", pd, cq));
+        assertEquals(0, pd.dependents(), "the domain must stay closable");
+        pd.close();
+        assertEquals(1, pd.destroyed);
+    }
+
+    @Test
+    void aResourceHeldByARunningCallRefusesToCloseUntilReleased() {
+        Node ah = new Node("address handle");
+        assertTrue(ah.tryRetain());
+        assertEquals(Errno.EBUSY, assertThrows(VerbsException.class, ah::close).error());
+        ah.release();
+        ah.close();
+        assertTrue(!ah.tryRetain(), "a closed resource cannot be held");
+        assertEquals(0, ah.dependents());
+    }
 }

@@ -15,10 +15,13 @@ final class SoftAh extends Resource implements AddressHandle, AddressTarget {
     private final UdpFlow flow;
 
     SoftAh(SoftPd pd, AddressHandleAttributes attributes) {
+        // What can fail comes before the domain is retained: a refused handle leaves no count on it.
+        InetSocketAddress peer = pd.context.engine.peerAddressOf(attributes.dgid());
+        UdpFlow peerFlow = pd.context.engine.flowTo(peer);
         super("address handle", pd);
         this.attributes = attributes;
-        this.address = pd.context.engine.peerAddressOf(attributes.dgid());
-        this.flow = pd.context.engine.flowTo(address);
+        this.address = peer;
+        this.flow = peerFlow;
     }
 
     @Override

@@ -78,6 +78,7 @@ final class SoftContext extends Resource implements DeviceContext {
 
     final SoftDevice device;
     final DeviceEngine engine;
+    private int asyncWaiters; // guarded by this
 
     SoftContext(SoftDevice device, DeviceEngine engine) {
         super("device context " + device.name());
@@ -240,17 +241,28 @@ final class SoftContext extends Resource implements DeviceContext {
 
     @Override
     public Optional<AsyncEvent> nextAsyncEvent(Duration timeout) {
-        ensureOpen();
+        synchronized (this) {
+            ensureOpen();
+            asyncWaiters++;
+        }
         try {
             return Optional.ofNullable(device.asyncEvents.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
+        } finally {
+            synchronized (this) {
+                asyncWaiters--;
+            }
         }
     }
 
+    /** Fails with {@code EBUSY} while a thread waits for async events, as the ibverbs provider does. */
     @Override
     protected void destroy() {
+        if (asyncWaiters > 0) {
+            throw new VerbsException(Errno.EBUSY, "a thread is waiting for async events of " + this);
+        }
         device.contextClosed();
     }
 }

@@ -40,6 +40,7 @@ class SoftCq extends Resource implements CompletionQueue {
 
     @Override
     public int poll(WorkCompletion[] out, int max) {
+        ensureOpen();
         return pollRing(out, max);
     }
 

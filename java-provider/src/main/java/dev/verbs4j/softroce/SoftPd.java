@@ -23,6 +23,7 @@ import dev.verbs4j.spi.Resource;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** A protection domain: its handle tags every object the memory table holds for it. */
 final class SoftPd extends Resource implements ProtectionDomain {
@@ -56,7 +57,10 @@ final class SoftPd extends Resource implements ProtectionDomain {
     private static final Thread ANOTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
 
     private MemoryRegion register(MemorySegment memory, long iova, Set<Access> access) {
-        ensureOpen();
+        return holdingThisDomain(() -> registerHeld(memory, iova, access));
+    }
+
+    private MemoryRegion registerHeld(MemorySegment memory, long iova, Set<Access> access) {
         if (!memory.isNative()) {
             throw new IllegalArgumentException("only native memory can be registered (allocate it from an Arena or map a file)");
         }
@@ -108,7 +112,10 @@ final class SoftPd extends Resource implements ProtectionDomain {
 
     @Override
     public MemoryRegion allocateFastRegMr(int maxPages) {
-        ensureOpen();
+        return holdingThisDomain(() -> allocateFastRegMrHeld(maxPages));
+    }
+
+    private MemoryRegion allocateFastRegMrHeld(int maxPages) {
         int limit = context.device.config().limits().maxFastRegPages();
         if (maxPages < 1 || maxPages > limit) {
             throw new VerbsException(Errno.EINVAL, "fast-register page count " + maxPages + " outside 1.." + limit);
@@ -166,7 +173,10 @@ final class SoftPd extends Resource implements ProtectionDomain {
 
     @Override
     public MemoryWindow allocateMw(MwType type) {
-        ensureOpen();
+        return holdingThisDomain(() -> allocateMwHeld(type));
+    }
+
+    private MemoryWindow allocateMwHeld(MwType type) {
         var engine = context.engine;
         engine.lock().lock();
         try {
@@ -182,8 +192,21 @@ final class SoftPd extends Resource implements ProtectionDomain {
 
     @Override
     public QueuePair createQp(QpInitAttributes attributes) {
-        ensureOpen();
-        return SoftQp.create(this, attributes);
+        return holdingThisDomain(() -> SoftQp.create(this, attributes));
+    }
+
+    /**
+     * Makes a child while this domain is held: a racing {@link #close()} fails with
+     * {@code EBUSY} instead of leaving the child's engine object (a region, a window, a
+     * queue pair) registered with no domain to own it.
+     */
+    private <T> T holdingThisDomain(Supplier<T> make) {
+        retain();
+        try {
+            return make.get();
+        } finally {
+            release();
+        }
     }
 
     @Override

@@ -72,9 +72,31 @@ final class SoftQp extends Resource implements QueuePair {
             extra.removeAll(supported);
             throw new VerbsException(Errno.EOPNOTSUPP, a.type() + " queue pairs do not support " + extra);
         }
-        QpEngine qp = pd.context.engine.createQp(a.type(), pd.handle, scq.ring, rcq.ring, srq == null ? null : srq.queue,
-                a.maxSendWr(), a.maxRecvWr(), a.maxSendSge(), a.maxRecvSge(), a.maxInlineData(), a.signalAll(), ops);
-        return new SoftQp(pd, scq, rcq, srq, qp);
+        // Hold the queues while the engine's queue pair is made, so none closes under it
+        // (a racing close fails with EBUSY) and the queue pair never reaches the engine alone.
+        scq.retain();
+        try {
+            rcq.retain();
+            try {
+                if (srq != null) {
+                    srq.retain();
+                }
+                try {
+                    QpEngine qp = pd.context.engine.createQp(a.type(), pd.handle, scq.ring, rcq.ring,
+                            srq == null ? null : srq.queue, a.maxSendWr(), a.maxRecvWr(), a.maxSendSge(),
+                            a.maxRecvSge(), a.maxInlineData(), a.signalAll(), ops);
+                    return new SoftQp(pd, scq, rcq, srq, qp);
+                } finally {
+                    if (srq != null) {
+                        srq.release();
+                    }
+                }
+            } finally {
+                rcq.release();
+            }
+        } finally {
+            scq.release();
+        }
     }
 
     /** What a soft QP can do per transport: FLUSH and ATOMIC WRITE on RC, fast registration on RC and UC. */
@@ -129,13 +151,18 @@ final class SoftQp extends Resource implements QueuePair {
 
     @Override
     public QpState state() {
+        ensureOpen();
         return engine.state();
     }
 
     @Override
     public void modify(QpAttributes attributes) {
         ensureOpen();
-        device.modifyQp(engine, attributes);
+        try {
+            device.modifyQp(engine, attributes);
+        } catch (VerbsException e) {
+            throw closedMeanwhileOr(e);
+        }
     }
 
     @Override
@@ -147,6 +174,24 @@ final class SoftQp extends Resource implements QueuePair {
     @Override
     public void postSend(SendWorkRequest wr) {
         ensureOpen();
+        try {
+            postOpen(wr);
+        } catch (VerbsException e) {
+            throw closedMeanwhileOr(e);
+        }
+    }
+
+    /**
+     * Posts and calls do not hold this queue pair's monitor, so a close can run between
+     * their check and the engine's answer: the engine then sees the queue pair in RESET.
+     * That refusal is reported as what it is, a call on a closed queue pair.
+     */
+    private RuntimeException closedMeanwhileOr(VerbsException e) {
+        return isClosed() ? new IllegalStateException("queue pair is closed", e) : e;
+    }
+
+    private void postOpen(SendWorkRequest wr) {
+        checkNamedObjects(wr);
         if (wr.opcode() == WrOpcode.BIND_MW) {
             if (!(wr.mw() instanceof SoftMw mw)) {
                 throw new VerbsException(Errno.EINVAL, "BIND_MW needs a window of this provider");
@@ -167,6 +212,27 @@ final class SoftQp extends Resource implements QueuePair {
     }
 
     /**
+     * The address handle, window and region a request names must be this provider's and
+     * open: a UD send through a closed handle, or a bind of a closed window, is refused at
+     * post time ({@code EINVAL}), as the ibverbs provider refuses it before a freed object
+     * reaches libibverbs. (One closed after the post is the engine's to refuse.)
+     */
+    private void checkNamedObjects(SendWorkRequest wr) {
+        if (type() == QpType.UD && !(wr.ah() instanceof SoftAh ah && !ah.isClosed())) {
+            throw new VerbsException(Errno.EINVAL, wr.ah() == null ? "a UD send needs an address handle"
+                    : wr.ah() instanceof SoftAh ? "the address handle is closed"
+                    : "the address handle belongs to another provider");
+        }
+        WrOpcode op = wr.opcode();
+        if (op == WrOpcode.BIND_MW && wr.mw() instanceof Resource mw && mw.isClosed()) {
+            throw new VerbsException(Errno.EINVAL, "BIND_MW names a closed window");
+        }
+        if ((op == WrOpcode.BIND_MW || op == WrOpcode.REG_MR) && wr.region() instanceof Resource r && r.isClosed()) {
+            throw new VerbsException(Errno.EINVAL, op + " names a closed region");
+        }
+    }
+
+    /**
      * Posts a list in order. A list the send queue has no room for is refused whole
      * ({@code ENOMEM}), as libibverbs providers refuse a batch; otherwise a request that is
      * refused ends the list, and those before it stay posted.
@@ -181,8 +247,12 @@ final class SoftQp extends Resource implements QueuePair {
         if (room < count) {
             throw new VerbsException(Errno.ENOMEM, "send queue has room for " + room + " of the " + count + " requests");
         }
-        for (int i = 0; i < count; i++) {
-            postSend(wrs[i]);
+        try {
+            for (int i = 0; i < count; i++) {
+                postOpen(wrs[i]);
+            }
+        } catch (VerbsException e) {
+            throw closedMeanwhileOr(e);
         }
         return count;
     }
@@ -205,7 +275,7 @@ final class SoftQp extends Resource implements QueuePair {
             throw new VerbsException(Errno.EINVAL, "this QP receives from its SRQ; post there");
         }
         if (engine.state() == QpState.RESET) {
-            throw new VerbsException(Errno.EINVAL, "QP " + qpn() + " is in RESET");
+            throw closedMeanwhileOr(new VerbsException(Errno.EINVAL, "QP " + qpn() + " is in RESET"));
         }
         engine.recvQueue().post(wr);
     }

@@ -39,6 +39,7 @@ final class SoftSrq extends Resource implements SharedReceiveQueue {
 
     @Override
     public int limit() {
+        ensureOpen();
         return queue.limit();
     }
 

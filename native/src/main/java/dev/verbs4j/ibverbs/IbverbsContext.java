@@ -201,13 +201,17 @@ final class IbverbsContext extends Resource implements DeviceContext {
     @Override
     public synchronized CompletionQueue createCq(int minEntries, CompletionChannel channel, int vector) {
         IbverbsChannel own = ownChannel(minEntries, channel);
-        ibv_cq cq = NativeErrors.require(CompletionVerbs.ibv_create_cq(handle, minEntries, null,
-                own == null ? null : own.handle, vector), "ibv_create_cq(" + minEntries + ")");
         try {
-            return new IbverbsCq(this, own, cq);
-        } catch (RuntimeException closedMeanwhile) {
-            CompletionVerbs.ibv_destroy_cq(cq);
-            throw closedMeanwhile;
+            ibv_cq cq = NativeErrors.require(CompletionVerbs.ibv_create_cq(handle, minEntries, null,
+                    own == null ? null : own.handle, vector), "ibv_create_cq(" + minEntries + ")");
+            try {
+                return new IbverbsCq(this, own, cq);
+            } catch (RuntimeException closedMeanwhile) {
+                CompletionVerbs.ibv_destroy_cq(cq);
+                throw closedMeanwhile;
+            }
+        } finally {
+            release(own);
         }
     }
 
@@ -215,24 +219,34 @@ final class IbverbsContext extends Resource implements DeviceContext {
     public synchronized ExtendedCompletionQueue createExtendedCq(int minEntries, CompletionChannel channel, int vector,
                                                                  Set<WcField> fields, Set<CqCreateFlag> flags) {
         IbverbsChannel own = ownChannel(minEntries, channel);
-        ibv_cq_ex cq;
-        try (ibv_cq_init_attr_ex attr = new ibv_cq_init_attr_ex()) {
-            attr.cqe(minEntries).channel(own == null ? null : own.handle).comp_vector(vector).wc_flags(WcField.mask(fields));
-            if (!flags.isEmpty()) {
-                attr.comp_mask(IbverbsConstants.IBV_CQ_INIT_ATTR_MASK_FLAGS).flags(CqCreateFlag.mask(flags));
-            }
-            cq = NativeErrors.require(CompletionVerbs.ibv_create_cq_ex(handle, attr),
-                    "ibv_create_cq_ex(" + minEntries + ", fields " + fields + ", flags " + flags + ")");
-        }
         try {
-            return new IbverbsExtendedCq(this, own, cq, fields);
-        } catch (RuntimeException closedMeanwhile) {
-            CompletionVerbs.ibv_destroy_cq(CompletionVerbs.ibv_cq_ex_to_cq(cq));
-            throw closedMeanwhile;
+            ibv_cq_ex cq;
+            try (ibv_cq_init_attr_ex attr = new ibv_cq_init_attr_ex()) {
+                attr.cqe(minEntries).channel(own == null ? null : own.handle).comp_vector(vector).wc_flags(WcField.mask(fields));
+                if (!flags.isEmpty()) {
+                    attr.comp_mask(IbverbsConstants.IBV_CQ_INIT_ATTR_MASK_FLAGS).flags(CqCreateFlag.mask(flags));
+                }
+                cq = NativeErrors.require(CompletionVerbs.ibv_create_cq_ex(handle, attr),
+                        "ibv_create_cq_ex(" + minEntries + ", fields " + fields + ", flags " + flags + ")");
+            }
+            try {
+                return new IbverbsExtendedCq(this, own, cq, fields);
+            } catch (RuntimeException closedMeanwhile) {
+                CompletionVerbs.ibv_destroy_cq(CompletionVerbs.ibv_cq_ex_to_cq(cq));
+                throw closedMeanwhile;
+            }
+        } finally {
+            release(own);
         }
     }
 
-    /** Checks a new queue's size and channel: the channel as this context's own, or null. */
+    private static void release(IbverbsChannel held) {
+        if (held != null) {
+            held.release();
+        }
+    }
+
+    /** Checks a new queue's size and channel: the channel as this context's own, held until {@link #release}, or null. */
     private IbverbsChannel ownChannel(int minEntries, CompletionChannel channel) {
         ensureOpen();
         if (minEntries < 1) {
@@ -246,7 +260,8 @@ final class IbverbsContext extends Resource implements DeviceContext {
             own = c;
         }
         if (own != null) {
-            own.ensureOpen();
+            // Held while libibverbs uses its pointer: a racing close fails with EBUSY.
+            own.retain();
         }
         return own;
     }

@@ -110,6 +110,10 @@ final class IbverbsMr extends Resource implements MemoryRegion {
             if (!newMemory.isNative()) {
                 throw new IllegalArgumentException("only native memory can be registered");
             }
+            if (!newMemory.scope().isAlive()) {
+                // As at registration: the kernel would pin whatever the allocator put there since.
+                throw new VerbsException(Errno.EINVAL, "the new memory is no longer alive: its arena is closed");
+            }
             flags |= IbverbsConstants.IBV_REREG_MR_CHANGE_TRANSLATION;
             address = newMemory.address();
             bytes = newMemory.byteSize();

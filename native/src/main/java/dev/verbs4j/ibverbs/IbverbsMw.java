@@ -7,10 +7,8 @@ import dev.verbs4j.MemoryWindow;
 import dev.verbs4j.MwType;
 import dev.verbs4j.QueuePair;
 import dev.verbs4j.VerbsException;
-import dev.verbs4j.ibverbs.binding.IbverbsConstants;
 import dev.verbs4j.ibverbs.binding.MemoryVerbs;
 import dev.verbs4j.ibverbs.binding.ibv_mw;
-import dev.verbs4j.ibverbs.binding.ibv_mw_bind;
 import dev.verbs4j.spi.Resource;
 
 import java.util.Set;
@@ -20,7 +18,6 @@ final class IbverbsMw extends Resource implements MemoryWindow {
     final IbverbsPd pd;
     final ibv_mw handle;
     private final MwType type;
-    private final ibv_mw_bind bind = new ibv_mw_bind(); // guarded by this
     private volatile int rkey;
     private volatile IbverbsMr boundRegion;
 
@@ -51,9 +48,12 @@ final class IbverbsMw extends Resource implements MemoryWindow {
      * {@code ibv_bind_mw}: the provider posts the bind and steps the key's low byte
      * ({@code ibv_inc_rkey}); the new key is read back from {@code mw->rkey}. A region is
      * required even for a zero-length (invalidating) bind: rxe's provider reads its lkey.
+     * The queue pair does the call under its monitor, holding this window and the region
+     * open; this window's monitor is not held, so posts (queue pair, then window) and binds
+     * take the two in one order.
      */
     @Override
-    public synchronized int bind(QueuePair qp, long wrId, boolean signaled, MemoryRegion region, long address,
+    public int bind(QueuePair qp, long wrId, boolean signaled, MemoryRegion region, long address,
                                  long length, Set<Access> access) {
         ensureOpen();
         if (type != MwType.TYPE_1) {
@@ -66,11 +66,13 @@ final class IbverbsMw extends Resource implements MemoryWindow {
             throw new VerbsException(Errno.EINVAL, region == null
                     ? "a bind needs the region (also a zero-length one)" : "the region belongs to another provider");
         }
-        bind.wr_id(wrId).send_flags(signaled ? IbverbsConstants.IBV_SEND_SIGNALED : 0);
-        bind.bind_info().mr(mr.handle).addr(address).length(length).mw_access_flags(Access.toMask(access));
-        queuePair.bindType1(handle, bind);
+        return queuePair.bindType1(this, mr, wrId, signaled, address, length, Access.toMask(access));
+    }
+
+    /** A type 1 bind went through: the key the provider stepped, and the region it left the window on. */
+    int bound(IbverbsMr region, long length) {
         rkey = handle.rkey();
-        boundRegion = length == 0 ? null : mr;
+        boundRegion = length == 0 ? null : region;
         return rkey;
     }
 
@@ -90,6 +92,5 @@ final class IbverbsMw extends Resource implements MemoryWindow {
         NativeErrors.check(MemoryVerbs.ibv_dealloc_mw(handle), "ibv_dealloc_mw");
         pd.windowClosed(this);
         boundRegion = null;
-        bind.close();
     }
 }

@@ -16,7 +16,6 @@ import dev.verbs4j.WrOpcode;
 import dev.verbs4j.ibverbs.binding.IbverbsConstants;
 import dev.verbs4j.ibverbs.binding.MemoryVerbs;
 import dev.verbs4j.ibverbs.binding.QueuePairVerbs;
-import dev.verbs4j.ibverbs.binding.ibv_mw;
 import dev.verbs4j.ibverbs.binding.ibv_mw_bind;
 import dev.verbs4j.ibverbs.binding.ibv_qp;
 import dev.verbs4j.ibverbs.binding.ibv_qp_attr;
@@ -44,6 +43,7 @@ final class IbverbsQp extends Resource implements QueuePair {
     private final ReceivePoster receiver;
     private final ibv_qp_attr attr = new ibv_qp_attr(); // guarded by this
     private final ibv_qp_init_attr initAttr = new ibv_qp_init_attr(); // guarded by this
+    private final ibv_mw_bind bind = new ibv_mw_bind(); // guarded by this
 
     IbverbsQp(IbverbsPd pd, IbverbsCq sendCq, IbverbsCq recvCq, IbverbsSrq srq, QpType type, ibv_qp handle,
               ibv_qp_ex extended, QpCapacity capacity, long sendOpsFlags) {
@@ -160,10 +160,33 @@ final class IbverbsQp extends Resource implements QueuePair {
         }
     }
 
-    /** {@code ibv_bind_mw} on this queue pair's send queue (type 1 windows). */
-    synchronized void bindType1(ibv_mw window, ibv_mw_bind bind) {
+    /**
+     * {@code ibv_bind_mw} on this queue pair's send queue (type 1 windows), with the window
+     * and the region held open while libibverbs reads their pointers.
+     *
+     * @return the window's new rkey
+     * @throws IllegalStateException  if this queue pair or the window is closed
+     * @throws VerbsException {@code EINVAL} if the region is closed; else what {@code ibv_bind_mw} returns
+     */
+    synchronized int bindType1(IbverbsMw window, IbverbsMr region, long wrId, boolean signaled, long address,
+                               long length, int accessMask) {
         ensureOpen();
-        NativeErrors.check(MemoryVerbs.ibv_bind_mw(handle, window, bind), "ibv_bind_mw");
+        window.retain();
+        try {
+            if (!region.tryRetain()) {
+                throw new VerbsException(Errno.EINVAL, "the bind names a closed region");
+            }
+            try {
+                bind.wr_id(wrId).send_flags(signaled ? IbverbsConstants.IBV_SEND_SIGNALED : 0);
+                bind.bind_info().mr(region.handle).addr(address).length(length).mw_access_flags(accessMask);
+                NativeErrors.check(MemoryVerbs.ibv_bind_mw(handle, window.handle, bind), "ibv_bind_mw");
+                return window.bound(region, length);
+            } finally {
+                region.release();
+            }
+        } finally {
+            window.release();
+        }
     }
 
     @Override
@@ -175,5 +198,6 @@ final class IbverbsQp extends Resource implements QueuePair {
         }
         attr.close();
         initAttr.close();
+        bind.close();
     }
 }

@@ -35,11 +35,32 @@ final class QpFactory {
             }
             srq = s;
         }
-        sendCq.ensureOpen();
-        recvCq.ensureOpen();
-        if (srq != null) {
-            srq.ensureOpen();
+        // Hold the queues while libibverbs uses their pointers: a racing close fails with
+        // EBUSY instead of freeing them under ibv_create_qp_ex.
+        sendCq.retain();
+        try {
+            recvCq.retain();
+            try {
+                if (srq != null) {
+                    srq.retain();
+                }
+                try {
+                    return create(pd, a, sendCq, recvCq, srq);
+                } finally {
+                    if (srq != null) {
+                        srq.release();
+                    }
+                }
+            } finally {
+                recvCq.release();
+            }
+        } finally {
+            sendCq.release();
         }
+    }
+
+    private static IbverbsQp create(IbverbsPd pd, QpInitAttributes a, IbverbsCq sendCq, IbverbsCq recvCq,
+                                    IbverbsSrq srq) {
         long ops = sendOpsFlags(a.operations(), IbverbsLibrary.runtimeKnowsFlush());
         try (ibv_qp_init_attr_ex init = new ibv_qp_init_attr_ex()) {
             init.qp_type(qpType(a.type()))

@@ -10,10 +10,12 @@ import dev.verbs4j.ibverbs.binding.PostSendVerbs;
 import dev.verbs4j.ibverbs.binding.ibv_mw_bind_info;
 import dev.verbs4j.ibverbs.binding.ibv_qp_ex;
 import dev.verbs4j.ibverbs.binding.ibv_sge;
+import dev.verbs4j.spi.Resource;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * One send work request as one {@code ibv_wr_start} / {@code ibv_wr_<op>} /
@@ -38,6 +40,12 @@ final class SendPoster {
     private final BytePointer inlineStaging;
     /** The list {@link #post} posts its one request as (no allocation per post). */
     private final SendWorkRequest[] single = new SendWorkRequest[1];
+    /**
+     * The address handles, windows and regions the requests being posted name, held open
+     * while libibverbs reads their pointers; grown when a list needs more, else reused.
+     */
+    private Resource[] held = new Resource[4];
+    private int heldCount;
 
     /**
      * @param sendOpsFlags the {@code IBV_QP_EX_WITH_*} operations the queue pair was created with
@@ -62,9 +70,13 @@ final class SendPoster {
      *         error {@code ibv_wr_complete} returns (nothing of the request was posted)
      */
     void post(SendWorkRequest wr) {
-        check(wr);
-        single[0] = wr;
-        postBatch(single, 1);
+        try {
+            check(wr);
+            single[0] = wr;
+            postBatch(single, 1);
+        } finally {
+            releaseHeld();
+        }
     }
 
     /**
@@ -76,6 +88,14 @@ final class SendPoster {
      * @return {@code count}
      */
     int postList(SendWorkRequest[] wrs, int count) {
+        try {
+            return postChecked(wrs, count);
+        } finally {
+            releaseHeld();
+        }
+    }
+
+    private int postChecked(SendWorkRequest[] wrs, int count) {
         int valid = 0;
         VerbsException refused = null;
         while (valid < count) {
@@ -96,18 +116,45 @@ final class SendPoster {
         return count;
     }
 
-    /** Refuses what must not reach the provider: checked before the batch opens. */
+    /**
+     * Refuses what must not reach the provider: checked before the batch opens. The objects
+     * the request names are held until the post returns; a closed one is refused.
+     */
     private void check(SendWorkRequest wr) {
         WrOpcode op = wr.opcode();
         checkOperation(op);
         checkData(wr.sges(), op, carriesPayload(op) && SendFlag.INLINE.isSet(wr.flags()));
         if (datagram) {
-            addressHandle(wr);
+            hold(addressHandle(wr), "address handle");
         }
         if (op == WrOpcode.BIND_MW) {
-            window(wr);
-            boundRegion(wr);
+            hold(window(wr), "window");
+            hold(boundRegion(wr), "region");
         }
+    }
+
+    /**
+     * Keeps {@code object} open until the post returns: its pointer goes to libibverbs, so
+     * closing it now must fail ({@code EBUSY}) rather than free it under the post.
+     *
+     * @throws VerbsException {@code EINVAL} when it is closed already
+     */
+    private void hold(Resource object, String what) {
+        if (!object.tryRetain()) {
+            throw new VerbsException(Errno.EINVAL, "the request names a closed " + what);
+        }
+        if (heldCount == held.length) {
+            held = Arrays.copyOf(held, held.length * 2);
+        }
+        held[heldCount++] = object;
+    }
+
+    private void releaseHeld() {
+        for (int i = 0; i < heldCount; i++) {
+            held[i].release();
+            held[i] = null;
+        }
+        heldCount = 0;
     }
 
     /** One batch of checked requests; a failing {@code ibv_wr_complete} posts none of them. */
@@ -121,7 +168,7 @@ final class SendPoster {
             int rc = PostSendVerbs.ibv_wr_complete(qp);
             ended = true;
             if (rc != 0) {
-                throw NativeErrors.failure(rc < 0 ? -rc : rc, "ibv_wr_complete (" + wrs[0].opcode()
+                throw NativeErrors.failure(completeErrno(rc), "ibv_wr_complete (" + wrs[0].opcode()
                         + (count > 1 ? " and " + (count - 1) + " more" : "") + ")");
             }
         } finally {
@@ -134,6 +181,17 @@ final class SendPoster {
                 window(wrs[i]).bindPosted(wrs[i].newKey(), boundRegion(wrs[i]), wrs[i].bindLength());
             }
         }
+    }
+
+    /**
+     * The errno of a failed {@code ibv_wr_complete}. rxe's {@code ibv_wr_*} functions report a
+     * full send queue as {@code ENOSPC} (also too long inline data and too many entries, which
+     * {@link #check} refused already), where {@code ibv_post_send} reports {@code ENOMEM}: the
+     * API promises the latter, as the soft provider gives it.
+     */
+    static int completeErrno(int rc) {
+        int errno = rc < 0 ? -rc : rc;
+        return errno == Errno.ENOSPC.number() ? Errno.ENOMEM.number() : errno;
     }
 
     /** One checked request into the open batch: its id and flags, operation, data and address. */

@@ -240,8 +240,15 @@ class SendPosterTest {
         wr.sges().add(0x1000, 8, 1);
         FakeVerbs.setNextResult(Errno.ENOMEM.number());
         assertEquals(Errno.ENOMEM, assertThrows(VerbsException.class, () -> poster(ALL_OPERATIONS, false).post(wr)).error());
-        FakeVerbs.setNextResult(-Errno.ENOSPC.number());
-        assertEquals(Errno.ENOSPC, assertThrows(VerbsException.class, () -> poster(ALL_OPERATIONS, false).post(wr)).error());
+        FakeVerbs.setNextResult(-Errno.EINVAL.number());
+        assertEquals(Errno.EINVAL, assertThrows(VerbsException.class, () -> poster(ALL_OPERATIONS, false).post(wr)).error());
         assertEquals("complete wr_id=1 flags=2", FakeVerbs.lastCall(), "a failed complete ends the batch; no abort follows");
+    }
+
+    @Test
+    void aFullSendQueueReportsEnomemAsPostSendDoes() {
+        assertEquals(Errno.ENOMEM.number(), SendPoster.completeErrno(Errno.ENOSPC.number()), "rxe's ENOSPC from ibv_wr_complete");
+        assertEquals(Errno.ENOMEM.number(), SendPoster.completeErrno(-Errno.ENOSPC.number()), "as a negative result");
+        assertEquals(Errno.EINVAL.number(), SendPoster.completeErrno(22), "other errors pass through");
     }
 }

@@ -62,10 +62,11 @@ public final class DeviceEngine implements AutoCloseable {
     private final List<QpEngine> active = new ArrayList<>();
     private int nextQpn = FIRST_QPN;
 
-    private final ByteBuffer rxBuffer = ByteBuffer.allocateDirect(BUFFER_SIZE);
-    private final MemorySegment rxSegment = MemorySegment.ofBuffer(rxBuffer);
-    private final ByteBuffer txBuffer = ByteBuffer.allocateDirect(BUFFER_SIZE);
-    private final MemorySegment txSegment = MemorySegment.ofBuffer(txBuffer);
+    // From the engine's arena, so that closing the device frees them, not a later collection.
+    private final MemorySegment rxSegment = arena.allocate(BUFFER_SIZE, 8);
+    private final ByteBuffer rxBuffer = rxSegment.asByteBuffer();
+    private final MemorySegment txSegment = arena.allocate(BUFFER_SIZE, 8);
+    private final ByteBuffer txBuffer = txSegment.asByteBuffer();
     private final MemorySegment grh = arena.allocate(40 + IpUdpHeaders.UDP_HEADER_LENGTH);
     private final PacketView view = new PacketView();
     private final PacketBuilder builder = new PacketBuilder();

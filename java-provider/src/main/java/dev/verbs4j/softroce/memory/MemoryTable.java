@@ -77,6 +77,11 @@ public final class MemoryTable {
         }
     }
 
+    /** Whether {@code object} is still in the table: a closed region or window is not. */
+    public boolean contains(MemoryObject object) {
+        return objects[object.index()] == object;
+    }
+
     /** The object a key names now (index and variant both match), or null. */
     public MemoryObject lookup(int key) {
         int index = key >>> 8;
@@ -254,6 +259,10 @@ public final class MemoryTable {
      * window's.
      */
     public int bindWindow(Window w, Region r, long address, long length, int rights, int newKey, int qpn) {
+        if (!contains(w) || r != null && !contains(r)) {
+            // Closed after the bind was posted: binding it now would pin its region forever.
+            return KeyCheck.INVALID_STATE;
+        }
         if (w.type() == 2 && (newKey >>> 8) != w.index()) {
             return KeyCheck.BAD_KEY;
         }
@@ -292,6 +301,9 @@ public final class MemoryTable {
      */
     public int fastRegister(Region r, int pdHandle, long[] pageAddresses, int count, int pageShift, long iova, long length,
                             int rights, int newKey) {
+        if (!contains(r)) {
+            return KeyCheck.INVALID_STATE;
+        }
         if (!r.isFastRegister() || r.pdHandle() != pdHandle) {
             return KeyCheck.PD_MISMATCH;
         }
