@@ -4,7 +4,9 @@ import dev.verbs4j.Access;
 import dev.verbs4j.AddressHandle;
 import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.CqCreateFlag;
 import dev.verbs4j.DeviceContext;
+import dev.verbs4j.ExtendedCompletionQueue;
 import dev.verbs4j.MemoryRegion;
 import dev.verbs4j.MemoryWindow;
 import dev.verbs4j.MrAdvice;
@@ -15,12 +17,16 @@ import dev.verbs4j.QpType;
 import dev.verbs4j.QueuePair;
 import dev.verbs4j.ScatterGatherList;
 import dev.verbs4j.SharedReceiveQueue;
+import dev.verbs4j.WcField;
+import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.WrOpcode;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The calls that make, query and close objects: contexts, domains, memory and regions,
@@ -33,6 +39,8 @@ final class ResourceCalls {
     private static final QpType[] QP_TYPES = QpType.values();
     private static final MwType[] MW_TYPES = MwType.values();
     private static final MrAdvice[] ADVICE = MrAdvice.values();
+    private static final WcField[] WC_FIELDS = WcField.values();
+    private static final CqCreateFlag[] CQ_FLAGS = CqCreateFlag.values();
 
     private final World w;
     private final ScatterGatherList ranges = new ScatterGatherList(4);
@@ -56,6 +64,11 @@ final class ResourceCalls {
                 new Action("bind_mw", 3, this::bindMw),
                 new Action("create_comp_channel", 1, this::createChannel),
                 new Action("create_cq", 4, this::createCq),
+                new Action("create_cq_ex", 2, this::createExtendedCq),
+                new Action("start/next/end_poll, wc_read_*", 3, this::pollExtended),
+                new Action("resize_cq", 1, this::resizeCq),
+                new Action("modify_srq (max_wr)", 1, this::resizeSrq),
+                new Action("query_qp_data_in_order", 1, this::dataInOrder),
                 new Action("create_srq", 2, this::createSrq),
                 new Action("query/modify_srq", 2, this::srqLimit),
                 new Action("create_ah", 2, this::createAh),
@@ -82,11 +95,15 @@ final class ResourceCalls {
         if (ctx == null) {
             return;
         }
-        switch (a.below(5)) {
+        switch (a.below(9)) {
             case 0 -> ctx.queryDevice();
             case 1 -> ctx.queryPort(a.below(4));
             case 2 -> ctx.queryGid(a.below(3), a.below(6) - 1);
             case 3 -> ctx.completionVectorCount();
+            case 4 -> ctx.queryGidEntry(a.below(3), a.below(20) - 1);
+            case 5 -> ctx.queryGidTable(a.below(40) - 2);
+            case 6 -> ctx.queryPkey(a.below(3), a.below(4) - 1);
+            case 7 -> ctx.pkeyIndex(a.below(3), a.chance(2) ? 0xffff : a.below(1 << 17) - 1);
             default -> ctx.nextAsyncEvent(Duration.ZERO).ifPresent(w.outcomes::asyncEvent);
         }
     }
@@ -194,6 +211,80 @@ final class ResourceCalls {
                     a.chance(8) ? a.below(3) - 1 : 0);
             w.cqs.add(cq);
             w.cqContext.put(cq, ctx);
+        }
+    }
+
+    private void createExtendedCq(Args a) {
+        DeviceContext ctx = context(a);
+        if (ctx != null && !w.cqs.full()) {
+            Set<WcField> fields = EnumSet.noneOf(WcField.class);
+            for (WcField f : WC_FIELDS) {
+                if (a.chance(3)) {
+                    fields.add(f);
+                }
+            }
+            Set<CqCreateFlag> flags = a.chance(4) ? Set.of(CQ_FLAGS[a.below(CQ_FLAGS.length)]) : Set.of();
+            CompletionQueue cq = ctx.createExtendedCq(a.chance(4) ? a.count() : 1 + a.below(64), null,
+                    a.chance(8) ? a.below(3) - 1 : 0, fields, flags);
+            w.cqs.add(cq);
+            w.cqContext.put(cq, ctx);
+        }
+    }
+
+    /** A poll of an extended queue, read field by field, its steps sometimes out of order or left open. */
+    private void pollExtended(Args a) {
+        if (!(w.cqs.pick(a.random()) instanceof ExtendedCompletionQueue cq)) {
+            return;
+        }
+        if (a.chance(10)) {
+            cq.wrId(); // outside a poll
+        }
+        if (!cq.startPoll()) {
+            return;
+        }
+        for (int i = a.below(4); i >= 0; i--) {
+            w.outcomes.completion(new WorkCompletion().set(cq.wrId(), cq.status(), cq.opcode(), 0, 0, 0, cq.wcFlags(), 0));
+            WcField f = WC_FIELDS[a.below(WC_FIELDS.length)];
+            try {
+                switch (f) {
+                    case BYTE_LEN -> cq.byteLength();
+                    case IMM -> cq.immData();
+                    case QP_NUM -> cq.qpNum();
+                    case SRC_QP -> cq.srcQp();
+                    case COMPLETION_TIMESTAMP -> cq.completionTimestamp();
+                    case COMPLETION_TIMESTAMP_WALLCLOCK -> cq.completionTimestampWallclockNs();
+                    default -> cq.sl();
+                }
+            } catch (IllegalStateException notAskedFor) {
+                w.outcomes.failed("wc_read of a field not asked for", notAskedFor);
+            }
+            if (!cq.nextPoll()) {
+                break;
+            }
+        }
+        if (!a.chance(20)) {
+            cq.endPoll(); // else left open, for a later poll or close to meet
+        }
+    }
+
+    private void resizeCq(Args a) {
+        CompletionQueue cq = w.cqs.pick(a.random());
+        if (cq != null) {
+            cq.resize(a.chance(4) ? a.count() : a.below(80));
+        }
+    }
+
+    private void resizeSrq(Args a) {
+        SharedReceiveQueue srq = w.srqs.pick(a.random());
+        if (srq != null) {
+            srq.resize(a.chance(4) ? a.count() : a.below(80));
+        }
+    }
+
+    private void dataInOrder(Args a) {
+        QueuePair qp = w.qps.pick(a.random());
+        if (qp != null) {
+            qp.dataInOrder(OPCODES[a.below(OPCODES.length)]);
         }
     }
 
