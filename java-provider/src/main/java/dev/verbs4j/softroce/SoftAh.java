@@ -10,12 +10,14 @@ import java.net.InetSocketAddress;
 
 /** An address handle: the peer's UDP address and the flow the ICRC covers. */
 final class SoftAh extends Resource implements AddressHandle, AddressTarget {
+    final SoftPd pd;
     private final AddressHandleAttributes attributes;
     private final InetSocketAddress address;
     private final UdpFlow flow;
 
     SoftAh(SoftPd pd, AddressHandleAttributes attributes) {
         super("address handle", pd);
+        this.pd = pd;
         this.attributes = attributes;
         this.address = pd.context.engine.peerAddressOf(attributes.dgid());
         this.flow = pd.context.engine.flowTo(address);

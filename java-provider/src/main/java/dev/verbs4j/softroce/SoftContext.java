@@ -147,6 +147,17 @@ final class SoftContext extends Resource implements DeviceContext {
         }
     }
 
+    /** Contexts of one device share its memory table, and so this count. */
+    @Override
+    public long freedMemoryRegions() {
+        engine.lock().lock();
+        try {
+            return engine.memory().freedRegionsFound();
+        } finally {
+            engine.lock().unlock();
+        }
+    }
+
     @Override
     protected void destroy() {
         device.contextClosed();

@@ -77,17 +77,32 @@ class RegistrationLifetimeTest {
     }
 
     @Test
-    void aSendFromMemoryFreedWhileRegisteredFailsLocally() {
+    void aSendFromMemoryFreedWhileRegisteredIsRefusedWhenPosted() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
             Arena arena = Arena.ofShared();
             MemoryRegion source = p.a.pd.registerMemory(arena.allocate(4096, 4096), EnumSet.of(LOCAL_WRITE));
             arena.close();
 
-            p.a.qp.postSend(new SendWorkRequest().wrId(3).signaled(true).buffer(source, 0, 64)
-                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
-
-            assertEquals(WcStatus.LOC_PROT_ERR, poll(sim, p.a.cq).status());
+            VerbsException e = assertThrows(VerbsException.class, () -> p.a.qp.postSend(new SendWorkRequest().wrId(3)
+                    .signaled(true).buffer(source, 0, 64).rdmaWrite(p.b.mr.address(), p.b.mr.rkey())));
+            assertEquals(Errno.EFAULT, e.error());
+            assertEquals(1, p.a.ctx.freedMemoryRegions());
             source.close();
+            assertEquals(1, p.a.ctx.freedMemoryRegions(), "a region is counted once");
+        }
+    }
+
+    @Test
+    void aRegionWhoseMemoryWasFreedIsCountedWhenItIsDeregistered() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            Arena arena = Arena.ofShared();
+            MemoryRegion region = p.b.pd.registerMemory(arena.allocate(4096, 4096), EnumSet.of(LOCAL_WRITE));
+            arena.close();
+            assertEquals(0, p.b.ctx.freedMemoryRegions());
+
+            region.close();
+
+            assertEquals(1, p.b.ctx.freedMemoryRegions());
         }
     }
 }

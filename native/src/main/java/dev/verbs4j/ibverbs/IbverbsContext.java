@@ -148,6 +148,17 @@ final class IbverbsContext extends Resource implements DeviceContext {
         }
     }
 
+    private final java.util.concurrent.atomic.AtomicLong freedRegions = new java.util.concurrent.atomic.AtomicLong();
+
+    void freedRegionFound() {
+        freedRegions.incrementAndGet();
+    }
+
+    @Override
+    public long freedMemoryRegions() {
+        return freedRegions.get();
+    }
+
     @Override
     public Optional<AsyncEvent> nextAsyncEvent(Duration timeout) {
         return asyncEvents.next(timeout);

@@ -67,6 +67,7 @@ public final class DeviceEngine implements AutoCloseable {
     private final ByteBuffer txBuffer = ByteBuffer.allocateDirect(BUFFER_SIZE);
     private final MemorySegment txSegment = MemorySegment.ofBuffer(txBuffer);
     private final MemorySegment grh = arena.allocate(40 + IpUdpHeaders.UDP_HEADER_LENGTH);
+    private final MemorySegment atomicResult = arena.allocate(8, 8);
     private final PacketView view = new PacketView();
     private final PacketBuilder builder = new PacketBuilder();
     private final Icrc icrc = new Icrc();
@@ -475,6 +476,11 @@ public final class DeviceEngine implements AutoCloseable {
         } else {
             IpUdpHeaders.write(grh, 20, rxFlow, udpPayloadLength, 0, 0, 64);
         }
+    }
+
+    /** Where the completer puts an atomic's original value before it scatters it to the request's entries. */
+    MemorySegment atomicResult() {
+        return atomicResult;
     }
 
     MemorySegment txSegment() {
