@@ -205,5 +205,6 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
     @Override
     protected void destroy() {
         NativeErrors.check(MemoryVerbs.ibv_dealloc_pd(handle), "ibv_dealloc_pd");
+        context.pdClosed(this);
     }
 }

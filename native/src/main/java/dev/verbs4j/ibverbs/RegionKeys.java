@@ -71,6 +71,28 @@ final class RegionKeys {
         return key * 0x9E3779B1 >>> 7;
     }
 
+    /** Where {@link #sweepOne} looks next; racy on purpose (any slot will do). */
+    private int sweepCursor;
+
+    /**
+     * Looks at one listed region, the next in turn, and revokes it if its memory was freed
+     * while registered (counted, as {@link #refuseFreed} does). Called on empty polls, so a
+     * process that polls finds such memory without naming it in a request. Allocates
+     * nothing unless it finds one.
+     */
+    void sweepOne() {
+        IbverbsMr[] slots = table;
+        IbverbsMr r = slots[sweepCursor++ & (slots.length - 1)];
+        if (r != null && !r.memoryAlive() && !r.isClosed()) {
+            try {
+                r.foundFreed();
+            } catch (VerbsException stillRegistered) {
+                // Counted; the kernel kept it (a window this process did not bind): the next
+                // request naming it is refused all the same.
+            }
+        }
+    }
+
     /** The region {@code lkey} names, or null. */
     IbverbsMr lookup(int lkey) {
         IbverbsMr[] slots = table;

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * whatever the process puts there next. Both providers refuse it with EINVAL. Memory freed
  * while registered is found where the provider can look: a work request naming its region
  * is refused with EFAULT and the region is invalidated (a peer's write through its rkey
- * then fails with REM_ACCESS_ERR); deregistering it counts it too. Memory of an automatic
+ * then fails with REM_ACCESS_ERR); an empty poll finds it too, as does deregistering it. Memory of an automatic
  * arena stays reachable while its region is.
  */
 @ConformanceSuite
@@ -74,6 +74,27 @@ class MemoryLifetimeTest {
                 "a peer's write through the rkey of a region found over freed memory");
         region.close();
         assertEquals(foundBefore + 1, context.freedMemoryRegions(), "and counted once");
+    }
+
+    @Test
+    void memoryFreedWhileRegisteredIsFoundByPollingAndThePeerLosesAccess(Testbed bed) {
+        RcPair pair = bed.rcPair();
+        DeviceContext context = pair.local().side().context();
+        long foundBefore = context.freedMemoryRegions();
+        Buffer source = pair.remote().buffer(4096);
+        Arena arena = Arena.ofShared();
+        MemoryRegion region = pair.local().pd().registerMemory(arena.allocate(4096, Testbed.PAGE), Buffer.allRemoteAccess());
+        arena.close();
+
+        dev.verbs4j.WorkCompletion[] none = {new dev.verbs4j.WorkCompletion()};
+        for (int polls = 0; polls < 1_000_000 && context.freedMemoryRegions() == foundBefore; polls++) {
+            assertEquals(0, pair.local().sendCq().poll(none), "nothing completes");
+        }
+
+        assertEquals(foundBefore + 1, context.freedMemoryRegions(), "empty polls find the region");
+        Expect.status(WcStatus.REM_ACCESS_ERR, peerWrites(pair, source, region.address(), region.rkey(), 41),
+                "a peer's write through the rkey of a region found over freed memory");
+        region.close();
     }
 
     @Test

@@ -309,6 +309,9 @@ public final class DeviceEngine implements AutoCloseable {
             for (int i = 0; i < active.size(); i++) {
                 work += active.get(i).doWork(nowNs);
             }
+            if (work == 0) {
+                memory.sweepOne();
+            }
             return work;
         } finally {
             lock.unlock();

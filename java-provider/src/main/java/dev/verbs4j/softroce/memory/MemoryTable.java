@@ -25,6 +25,7 @@ public final class MemoryTable {
     private Region region;
     private long offset;
     private long freedRegionsFound;
+    private int sweepCursor;
 
     /** A table holding at most {@code maxObjects} regions and windows. */
     public MemoryTable(int maxObjects) {
@@ -164,6 +165,17 @@ public final class MemoryTable {
         if (!r.foundFreed) {
             r.foundFreed = true;
             freedRegionsFound++;
+        }
+    }
+
+    /**
+     * Looks at one region, the next in turn, and invalidates it if its memory was freed while
+     * registered: an idle engine finds such memory before any request reaches it.
+     */
+    public void sweepOne() {
+        sweepCursor = sweepCursor + 1 < objects.length ? sweepCursor + 1 : 1;
+        if (objects[sweepCursor] instanceof Region r && r.state() == MemoryObject.VALID && !r.memoryAlive()) {
+            foundFreed(r);
         }
     }
 
