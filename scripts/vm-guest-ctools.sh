@@ -19,11 +19,13 @@ soft="java_run -cp $classpath dev.verbs4j.tools.Verbs4jCli pingpong"
 tcp_port=18700
 iters=50
 
-# Waits until something in namespace 'peer' listens on TCP port $1 (at most 60 s).
+# Waits until something in namespace 'peer' listens on TCP port $1 (at most 60 s), or until
+# process $2, the server, has ended (a server that refused to run).
 await_peer_listener() {
     local i
     for i in $(seq 1 600); do
         ip netns exec peer ss -ltn 2>/dev/null | grep -q ":$1 " && return 0
+        kill -0 "$2" 2>/dev/null || return 1
         sleep 0.1
     done
     return 1
@@ -49,12 +51,12 @@ pair() {
     else
         timeout 90 ip netns exec peer bash -c "source scripts/vm-guest-env.sh; $s" > "$out/$name-soft.log" 2>&1 &
         local spid=$!
-        if await_peer_listener "$tcp_port"; then
+        if await_peer_listener "$tcp_port" "$spid"; then
             timeout 90 $c 10.9.0.2 > "$out/$name-c.log" 2>&1
             crc=$?
         else
             crc=124
-            echo "the soft server never listened on TCP port $tcp_port" > "$out/$name-c.log"
+            echo "the soft server did not listen on TCP port $tcp_port" > "$out/$name-c.log"
         fi
         wait "$spid"
         src=$?

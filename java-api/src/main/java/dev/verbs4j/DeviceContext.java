@@ -103,6 +103,19 @@ public interface DeviceContext extends AutoCloseable {
     Optional<AsyncEvent> nextAsyncEvent(Duration timeout);
 
     /**
+     * How many memory regions this context found registered over memory the application had
+     * freed (their arena closed while they were registered). A provider looks when a work
+     * request names a region ({@link VerbsException} {@code EFAULT} then), at one region per
+     * empty poll (the soft provider: per idle engine step, and whenever a request reaches a
+     * region), and when a region is deregistered; each region found is invalidated (a peer's
+     * request through its keys fails with {@link WcStatus#REM_ACCESS_ERR}) and counted once.
+     * A count above zero means a peer may have written into freed memory before it was found:
+     * register memory through a {@link RegisteredArena}, or close regions before their arena.
+     * Contexts of one soft device share one count.
+     */
+    long freedMemoryRegions();
+
+    /**
      * Closes the device ({@code ibv_close_device}).
      *
      * @throws VerbsException {@code EBUSY} while children are alive or a thread waits in {@link #nextAsyncEvent}

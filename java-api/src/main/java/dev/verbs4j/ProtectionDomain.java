@@ -15,17 +15,21 @@ public interface ProtectionDomain extends AutoCloseable {
     /**
      * Registers memory ({@code ibv_reg_mr}). The segment must be native (not heap) memory
      * and alive, and the caller keeps its arena open until the region (and every window
-     * bound to it) is closed: a peer holding the rkey writes wherever the region points. A
-     * provider whose own threads move the bytes (the soft provider) refuses memory confined
-     * to one thread; memory freed while registered is reached by no later request there,
-     * which fails as one naming an invalid key. With {@link Access#ON_DEMAND} the
+     * bound to it) is closed: a peer holding the rkey writes wherever the region points
+     * ({@link RegisteredArena} keeps that order for you). The region keeps the segment
+     * reachable, so memory of an automatic arena lives as long as it. A provider whose own
+     * threads move the bytes (the soft provider) refuses memory confined to one thread.
+     * Memory freed while registered anyway is looked for (see
+     * {@link DeviceContext#freedMemoryRegions}): a request naming its region is refused with
+     * {@code EFAULT} and the region invalidated. With {@link Access#ON_DEMAND} the
      * pages are not pinned or touched: they are faulted in when the transport first uses them.
      * With {@link Access#ZERO_BASED} remote addresses start at 0.
      *
      * @throws VerbsException {@code EINVAL} for an access set libibverbs rejects (remote
      *         write or atomic without local write; FLUSH_PERSISTENT on memory that is not
      *         persistent), for memory whose arena is closed, or for memory the provider's
-     *         threads cannot reach; {@code EOPNOTSUPP} for a capability the device lacks
+     *         threads cannot reach; {@code EFAULT} for read-only memory with
+     *         {@link Access#LOCAL_WRITE}; {@code EOPNOTSUPP} for a capability the device lacks
      */
     MemoryRegion registerMemory(MemorySegment memory, Set<Access> access);
 

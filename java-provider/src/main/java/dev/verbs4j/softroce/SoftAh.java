@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 
 /** An address handle: the peer's UDP address and the flow the ICRC covers. */
 final class SoftAh extends Resource implements AddressHandle, AddressTarget {
+    final SoftPd pd;
     private final AddressHandleAttributes attributes;
     private final InetSocketAddress address;
     private final UdpFlow flow;
@@ -19,6 +20,7 @@ final class SoftAh extends Resource implements AddressHandle, AddressTarget {
         InetSocketAddress peer = pd.context.engine.peerAddressOf(attributes.dgid());
         UdpFlow peerFlow = pd.context.engine.flowTo(peer);
         super("address handle", pd);
+        this.pd = pd;
         this.attributes = attributes;
         this.address = peer;
         this.flow = peerFlow;

@@ -257,6 +257,17 @@ final class SoftContext extends Resource implements DeviceContext {
         }
     }
 
+    /** Contexts of one device share its memory table, and so this count. */
+    @Override
+    public long freedMemoryRegions() {
+        engine.lock().lock();
+        try {
+            return engine.memory().freedRegionsFound();
+        } finally {
+            engine.lock().unlock();
+        }
+    }
+
     /** Fails with {@code EBUSY} while a thread waits for async events, as the ibverbs provider does. */
     @Override
     protected void destroy() {

@@ -9,12 +9,13 @@ import dev.verbs4j.softroce.engine.MemoryObjectHolder;
 import dev.verbs4j.softroce.memory.MemoryObject;
 import dev.verbs4j.softroce.memory.Region;
 import dev.verbs4j.spi.Resource;
+import dev.verbs4j.spi.RevocableRegion;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
 
 /** A memory region. */
-final class SoftMr extends Resource implements MemoryRegion, MemoryObjectHolder {
+final class SoftMr extends Resource implements MemoryRegion, MemoryObjectHolder, RevocableRegion {
     private final SoftPd pd;
     final Region region;
 
@@ -80,11 +81,28 @@ final class SoftMr extends Resource implements MemoryRegion, MemoryObjectHolder 
         throw new VerbsException(Errno.EOPNOTSUPP, "the soft device does not re-register regions");
     }
 
+    /**
+     * Deallocates the windows bound to the region, then deregisters it; deregistration also
+     * invalidates the fast-registered regions with pages in its memory
+     * ({@link dev.verbs4j.softroce.memory.MemoryTable#remove}).
+     */
+    @Override
+    public void revoke() {
+        if (isClosed()) {
+            return;
+        }
+        pd.closeWindowsBoundTo(region);
+        close();
+    }
+
     @Override
     protected void destroy() {
         var engine = pd.context.engine;
         engine.lock().lock();
         try {
+            if (!region.isFastRegister() && !region.memoryAlive()) {
+                engine.memory().foundFreed(region);
+            }
             if (region.boundWindows() > 0) {
                 throw new VerbsException(Errno.EBUSY, "memory region has " + region.boundWindows() + " bound window(s)");
             }

@@ -73,6 +73,17 @@ final class SoftMw extends Resource implements MemoryWindow, MemoryObjectHolder 
         rkey = newRkey;
     }
 
+    /** Whether the window is bound to {@code region} now. */
+    boolean boundTo(dev.verbs4j.softroce.memory.Region region) {
+        var engine = pd.context.engine;
+        engine.lock().lock();
+        try {
+            return window.region() == region;
+        } finally {
+            engine.lock().unlock();
+        }
+    }
+
     @Override
     protected void destroy() {
         var engine = pd.context.engine;
@@ -82,5 +93,6 @@ final class SoftMw extends Resource implements MemoryWindow, MemoryObjectHolder 
         } finally {
             engine.lock().unlock();
         }
+        pd.windowClosed(this);
     }
 }

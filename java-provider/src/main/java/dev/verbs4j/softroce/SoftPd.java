@@ -23,12 +23,15 @@ import dev.verbs4j.spi.Resource;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /** A protection domain: its handle tags every object the memory table holds for it. */
 final class SoftPd extends Resource implements ProtectionDomain {
     final SoftContext context;
     final int handle;
+    /** The live windows of this domain, to find those bound to a region. */
+    private final Set<SoftMw> windows = ConcurrentHashMap.newKeySet();
 
     SoftPd(SoftContext context, int handle) {
         super("protection domain", context);
@@ -74,6 +77,10 @@ final class SoftPd extends Resource implements ProtectionDomain {
         }
         int mask = Access.toMask(access);
         checkAccess(mask, memory);
+        if (memory.isReadOnly() && (mask & Access.LOCAL_WRITE.value()) != 0) {
+            // The kernel cannot pin a read-only mapping for writing either (EFAULT).
+            throw new VerbsException(Errno.EFAULT, "read-only memory cannot be registered with LOCAL_WRITE");
+        }
         if (memory.byteSize() > context.device.config().limits().maxMrSize()) {
             throw new VerbsException(Errno.EINVAL, "region of " + memory.byteSize() + " bytes exceeds max_mr_size");
         }
@@ -184,9 +191,24 @@ final class SoftPd extends Resource implements ProtectionDomain {
             if (w == null) {
                 throw new VerbsException(Errno.ENOMEM, "device has no room for another memory window");
             }
-            return new SoftMw(this, w, type);
+            SoftMw mw = new SoftMw(this, w, type);
+            windows.add(mw);
+            return mw;
         } finally {
             engine.lock().unlock();
+        }
+    }
+
+    void windowClosed(SoftMw mw) {
+        windows.remove(mw);
+    }
+
+    /** Deallocates every window of this domain bound to {@code region}. */
+    void closeWindowsBoundTo(Region region) {
+        for (SoftMw mw : windows) {
+            if (mw.boundTo(region)) {
+                mw.close();
+            }
         }
     }
 

@@ -193,6 +193,18 @@ final class SoftQp extends Resource implements QueuePair {
     private void postOpen(SendWorkRequest wr) {
         checkNamedObjects(wr);
         if (wr.opcode() == WrOpcode.BIND_MW) {
+            postBind(wr);
+            return;
+        }
+        if (engine.type() == QpType.UD && wr.ah() != null && !(wr.ah() instanceof SoftAh ah && ah.pd.context.engine == device)) {
+            throw new VerbsException(Errno.EINVAL, "the address handle belongs to another device or provider");
+        }
+        FreedMemory.refuse(device, pd, wr.sges());
+        engine.postSend(wr, inlineSource);
+    }
+
+    private void postBind(SendWorkRequest wr) {
+        {
             if (!(wr.mw() instanceof SoftMw mw)) {
                 throw new VerbsException(Errno.EINVAL, "BIND_MW needs a window of this provider");
             }
@@ -206,9 +218,7 @@ final class SoftQp extends Resource implements QueuePair {
             if (mw.type() == dev.verbs4j.MwType.TYPE_2) {
                 mw.rkeyPosted(wr.newKey());
             }
-            return;
         }
-        engine.postSend(wr, inlineSource);
     }
 
     /**
@@ -277,6 +287,7 @@ final class SoftQp extends Resource implements QueuePair {
         if (engine.state() == QpState.RESET) {
             throw closedMeanwhileOr(new VerbsException(Errno.EINVAL, "QP " + qpn() + " is in RESET"));
         }
+        FreedMemory.refuse(device, pd, wr.sges());
         engine.recvQueue().post(wr);
     }
 
@@ -296,7 +307,10 @@ final class SoftQp extends Resource implements QueuePair {
                     continue;
                 }
                 if (device.memory().checkLocal(sges.lkey(i), pd.handle, sges.address(i), len, false) == KeyCheck.OK) {
-                    device.memory().region().copyOut(device.memory().offset(), target, at, len);
+                    if (!device.memory().region().copyOut(device.memory().offset(), target, at, len)) {
+                        device.memory().foundFreed(device.memory().region());
+                        throw new VerbsException(Errno.EFAULT, FreedMemory.message(i, sges.lkey(i)));
+                    }
                 } else {
                     MemorySegment.copy(MemorySegment.ofAddress(sges.address(i)).reinterpret(len), 0, target, at, len);
                 }

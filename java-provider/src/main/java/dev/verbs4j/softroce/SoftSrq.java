@@ -24,6 +24,7 @@ final class SoftSrq extends Resource implements SharedReceiveQueue {
     @Override
     public void postRecv(ReceiveWorkRequest wr) {
         ensureOpen();
+        FreedMemory.refuse(pd.context.engine, pd, wr.sges());
         queue.post(wr);
     }
 

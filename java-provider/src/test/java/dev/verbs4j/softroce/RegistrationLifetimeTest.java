@@ -77,17 +77,55 @@ class RegistrationLifetimeTest {
     }
 
     @Test
-    void aSendFromMemoryFreedWhileRegisteredFailsLocally() {
+    void aSendFromMemoryFreedWhileRegisteredIsRefusedWhenPosted() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
             Arena arena = Arena.ofShared();
             MemoryRegion source = p.a.pd.registerMemory(arena.allocate(4096, 4096), EnumSet.of(LOCAL_WRITE));
             arena.close();
 
-            p.a.qp.postSend(new SendWorkRequest().wrId(3).signaled(true).buffer(source, 0, 64)
-                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
-
-            assertEquals(WcStatus.LOC_PROT_ERR, poll(sim, p.a.cq).status());
+            VerbsException e = assertThrows(VerbsException.class, () -> p.a.qp.postSend(new SendWorkRequest().wrId(3)
+                    .signaled(true).buffer(source, 0, 64).rdmaWrite(p.b.mr.address(), p.b.mr.rkey())));
+            assertEquals(Errno.EFAULT, e.error());
+            assertEquals(1, p.a.ctx.freedMemoryRegions());
             source.close();
+            assertEquals(1, p.a.ctx.freedMemoryRegions(), "a region is counted once");
+        }
+    }
+
+    @Test
+    void aRegionWhoseMemoryWasFreedIsCountedWhenItIsDeregistered() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            Arena arena = Arena.ofShared();
+            MemoryRegion region = p.b.pd.registerMemory(arena.allocate(4096, 4096), EnumSet.of(LOCAL_WRITE));
+            arena.close();
+            assertEquals(0, p.b.ctx.freedMemoryRegions());
+
+            region.close();
+
+            assertEquals(1, p.b.ctx.freedMemoryRegions());
+        }
+    }
+
+    @Test
+    void closingARegisteredArenaInvalidatesFastRegisteredRegionsOverItsMemoryBeforeFreeingIt() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            dev.verbs4j.RegisteredArena arena = dev.verbs4j.RegisteredArena.of(p.b.pd, EnumSet.of(LOCAL_WRITE, REMOTE_WRITE));
+            MemoryRegion backing = arena.allocateRegion(8192);
+            MemoryRegion fast = p.b.pd.allocateFastRegMr(2);
+            int key = dev.verbs4j.MemoryWindow.incrementRkey(fast.rkey());
+            long[] pages = {backing.localAddress() + 4096, backing.localAddress()};
+            p.b.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).registerMr(fast, key, pages, 2, 12, 0x40_0000L, 8192,
+                    LOCAL_WRITE.value() | REMOTE_WRITE.value()));
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.b.cq).status());
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.a.mr, 0, 64).rdmaWrite(0x40_0000L, key));
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq).status());
+
+            arena.close();
+
+            p.a.qp.postSend(new SendWorkRequest().wrId(3).signaled(true).buffer(p.a.mr, 0, 64).rdmaWrite(0x40_0000L, key));
+            assertEquals(WcStatus.REM_ACCESS_ERR, poll(sim, p.a.cq).status());
+            assertEquals(0, p.b.ctx.freedMemoryRegions(), "the fast-registered region was invalidated before the memory was freed");
+            fast.close();
         }
     }
 }

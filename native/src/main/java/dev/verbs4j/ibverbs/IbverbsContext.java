@@ -182,7 +182,11 @@ final class IbverbsContext extends Resource implements DeviceContext {
     @Override
     public synchronized ProtectionDomain allocatePd() {
         ensureOpen();
-        return new IbverbsPd(this, NativeErrors.require(MemoryVerbs.ibv_alloc_pd(handle), "ibv_alloc_pd"));
+        IbverbsPd pd = new IbverbsPd(this, NativeErrors.require(MemoryVerbs.ibv_alloc_pd(handle), "ibv_alloc_pd"));
+        IbverbsPd[] next = java.util.Arrays.copyOf(pds, pds.length + 1);
+        next[pds.length] = pd;
+        pds = next;
+        return pd;
     }
 
     @Override
@@ -264,6 +268,30 @@ final class IbverbsContext extends Resource implements DeviceContext {
             own.retain();
         }
         return own;
+    }
+
+    private final java.util.concurrent.atomic.AtomicLong freedRegions = new java.util.concurrent.atomic.AtomicLong();
+    /** The live protection domains, replaced whole on change (read by polling threads). */
+    private volatile IbverbsPd[] pds = new IbverbsPd[0];
+
+    synchronized void pdClosed(IbverbsPd pd) {
+        pds = java.util.Arrays.stream(pds).filter(p -> p != pd).toArray(IbverbsPd[]::new);
+    }
+
+    /** An empty poll looks at one region of each domain for memory freed while registered ({@link RegionKeys#sweepOne}). */
+    void sweepFreedMemory() {
+        for (IbverbsPd pd : pds) {
+            pd.regions.sweepOne();
+        }
+    }
+
+    void freedRegionFound() {
+        freedRegions.incrementAndGet();
+    }
+
+    @Override
+    public long freedMemoryRegions() {
+        return freedRegions.get();
     }
 
     @Override

@@ -75,6 +75,9 @@ class IbverbsCq extends Resource implements CompletionQueue {
                 break;
             }
         }
+        if (filled == 0) {
+            context.sweepFreedMemory();
+        }
         return filled;
     }
 

@@ -9,6 +9,7 @@ import dev.verbs4j.ibverbs.binding.IbverbsConstants;
 import dev.verbs4j.ibverbs.binding.MemoryVerbs;
 import dev.verbs4j.ibverbs.binding.ibv_mr;
 import dev.verbs4j.spi.Resource;
+import dev.verbs4j.spi.RevocableRegion;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
@@ -17,7 +18,7 @@ import java.util.Set;
  * A registered memory region ({@code struct ibv_mr}). Keys and addresses are cached here:
  * scatter/gather entries read them on the data path, and only {@code ibv_rereg_mr} changes them.
  */
-final class IbverbsMr extends Resource implements MemoryRegion {
+final class IbverbsMr extends Resource implements MemoryRegion, RevocableRegion {
     private static final int EINVAL = 22;
 
     final IbverbsPd pd;
@@ -28,6 +29,8 @@ final class IbverbsMr extends Resource implements MemoryRegion {
     private volatile int lkey;
     private volatile int rkey;
     private volatile long length;
+    /** Whether the memory was found freed while registered (counted once). */
+    private final java.util.concurrent.atomic.AtomicBoolean foundFreed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param memory        the registered memory ({@link MemorySegment#NULL} for an implicit ODP region)
@@ -142,6 +145,42 @@ final class IbverbsMr extends Resource implements MemoryRegion {
         }
         accessMask = newMask;
         readKeys();
+        pd.regions.rekeyed();
+    }
+
+    /** Whether the registered memory is alive (an implicit ODP region's always is). Allocates nothing. */
+    boolean memoryAlive() {
+        MemorySegment memory = this.memory;
+        return memory.scope().isAlive();
+    }
+
+    /**
+     * The memory was found freed while registered: counts it once, then revokes the region.
+     *
+     * @throws VerbsException when the kernel refuses to deregister it
+     */
+    void foundFreed() {
+        countFreed();
+        revoke();
+    }
+
+    private void countFreed() {
+        if (foundFreed.compareAndSet(false, true)) {
+            pd.context.freedRegionFound();
+        }
+    }
+
+    /**
+     * Deallocates the windows this process bound to the region last, then deregisters it
+     * ({@code ibv_dealloc_mw}, {@code ibv_dereg_mr}).
+     */
+    @Override
+    public void revoke() {
+        if (isClosed()) {
+            return;
+        }
+        pd.closeWindowsBoundTo(this);
+        close();
     }
 
     /** What each {@code IBV_REREG_MR_ERR_*} code leaves behind (ibv_rereg_mr(3)). */
@@ -165,9 +204,18 @@ final class IbverbsMr extends Resource implements MemoryRegion {
      */
     @Override
     protected void destroy() {
+        if (!memoryAlive()) {
+            // Freed before it was deregistered: until now the kernel let peers write into it.
+            countFreed();
+        }
         int rc = MemoryVerbs.ibv_dereg_mr(handle);
         if (rc != 0) {
             throw deregisterFailure(rc, pd.hasWindowBoundTo(this));
+        }
+        if (!foundFreed.get()) {
+            // A region found over freed memory stays listed, so later requests naming its
+            // lkey are refused alike, until the kernel hands the lkey to a new region.
+            pd.regions.remove(this);
         }
     }
 

@@ -40,6 +40,8 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
     final ibv_pd handle;
     /** The live windows of this domain, to tell which region a bind left them on. */
     private final Set<IbverbsMw> windows = ConcurrentHashMap.newKeySet();
+    /** The live regions by lkey: the post-time check of freed memory, and what keeps their memory reachable. */
+    final RegionKeys regions = new RegionKeys();
 
     IbverbsPd(IbverbsContext context, ibv_pd handle) {
         super("protection domain", context);
@@ -61,21 +63,21 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
     @Override
     public synchronized MemoryRegion registerMemory(MemorySegment memory, Set<Access> access) {
         ensureOpen();
-        requireNative(memory);
+        requireNative(memory, access);
         if (access.contains(Access.ZERO_BASED)) {
             return registerAt(memory, 0, access);
         }
         int mask = Access.toMask(access);
         ibv_mr mr = NativeErrors.require(MemoryVerbs.ibv_reg_mr(handle, memory.address(), memory.byteSize(), mask),
                 registration("ibv_reg_mr", memory, mask));
-        return new IbverbsMr(this, mr, memory, memory.address(), mask);
+        return registered(new IbverbsMr(this, mr, memory, memory.address(), mask));
     }
 
     /** {@code ibv_reg_mr_iova2}: remote requests address the region from {@code iova}. */
     @Override
     public synchronized MemoryRegion registerMemory(MemorySegment memory, long iova, Set<Access> access) {
         ensureOpen();
-        requireNative(memory);
+        requireNative(memory, access);
         return registerAt(memory, iova, access);
     }
 
@@ -84,7 +86,12 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
         ibv_mr mr = NativeErrors.require(
                 MemoryVerbs.ibv_reg_mr_iova2(handle, memory.address(), memory.byteSize(), iova, mask),
                 registration("ibv_reg_mr_iova2", memory, mask));
-        return new IbverbsMr(this, mr, memory, iova, mask);
+        return registered(new IbverbsMr(this, mr, memory, iova, mask));
+    }
+
+    private IbverbsMr registered(IbverbsMr region) {
+        regions.add(region);
+        return region;
     }
 
     /** {@code ibv_reg_mr(pd, NULL, SIZE_MAX, IBV_ACCESS_ON_DEMAND | access)}. */
@@ -94,10 +101,10 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
         int mask = Access.toMask(access) | IbverbsConstants.IBV_ACCESS_ON_DEMAND;
         ibv_mr mr = NativeErrors.require(MemoryVerbs.ibv_reg_mr(handle, 0L, WHOLE_ADDRESS_SPACE, mask),
                 "ibv_reg_mr(NULL, SIZE_MAX, access 0x" + Integer.toHexString(mask) + ")");
-        return new IbverbsMr(this, mr, MemorySegment.NULL, 0, mask);
+        return registered(new IbverbsMr(this, mr, MemorySegment.NULL, 0, mask));
     }
 
-    private static void requireNative(MemorySegment memory) {
+    private static void requireNative(MemorySegment memory, Set<Access> access) {
         Objects.requireNonNull(memory, "memory");
         if (!memory.isNative()) {
             throw new IllegalArgumentException(
@@ -106,6 +113,11 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
         if (!memory.scope().isAlive()) {
             // Its arena freed it: the kernel would pin whatever the allocator put there since.
             throw new VerbsException(Errno.EINVAL, "the memory is no longer alive: its arena is closed");
+        }
+        if (memory.isReadOnly() && access.contains(Access.LOCAL_WRITE)) {
+            // The kernel cannot pin a read-only mapping for writing either (EFAULT); a read-only
+            // view of writable memory is refused alike, so both providers agree.
+            throw new VerbsException(Errno.EFAULT, "read-only memory cannot be registered with LOCAL_WRITE");
         }
     }
 
@@ -147,6 +159,15 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
         windows.remove(window);
     }
 
+    /** Deallocates every live window this process bound to {@code region} last. */
+    void closeWindowsBoundTo(IbverbsMr region) {
+        for (IbverbsMw w : windows) {
+            if (w.boundRegion() == region) {
+                w.close();
+            }
+        }
+    }
+
     /** Whether a live window was last bound to {@code region} by this process. */
     boolean hasWindowBoundTo(IbverbsMr region) {
         for (IbverbsMw w : windows) {
@@ -184,5 +205,6 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
     @Override
     protected void destroy() {
         NativeErrors.check(MemoryVerbs.ibv_dealloc_pd(handle), "ibv_dealloc_pd");
+        context.pdClosed(this);
     }
 }

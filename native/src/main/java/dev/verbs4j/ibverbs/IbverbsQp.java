@@ -57,7 +57,7 @@ final class IbverbsQp extends Resource implements QueuePair {
         this.qpn = handle.qp_num();
         this.capacity = capacity;
         this.sender = new SendPoster(extended, sendOpsFlags, type == QpType.UD, capacity.maxSendSge(),
-                capacity.maxInlineData());
+                capacity.maxInlineData(), pd.regions);
         this.receiver = srq == null ? new ReceivePoster(capacity.maxRecvSge()) : null;
     }
 
@@ -154,6 +154,7 @@ final class IbverbsQp extends Resource implements QueuePair {
         if (receiver == null) {
             throw new VerbsException(Errno.EINVAL, "this QP receives from its SRQ; post there");
         }
+        pd.regions.refuseFreed(wr.sges());
         int rc = QueuePairVerbs.ibv_post_recv(handle, receiver.fill(wr), receiver.rejected());
         if (rc != 0) {
             throw NativeErrors.failure(rc < 0 ? -rc : rc, "ibv_post_recv");

@@ -57,6 +57,7 @@ final class IbverbsSrq extends Resource implements SharedReceiveQueue {
     @Override
     public synchronized void postRecv(ReceiveWorkRequest wr) {
         ensureOpen();
+        pd.regions.refuseFreed(wr.sges());
         int rc = SharedReceiveQueueVerbs.ibv_post_srq_recv(handle, receiver.fill(wr), receiver.rejected());
         if (rc != 0) {
             throw NativeErrors.failure(rc < 0 ? -rc : rc, "ibv_post_srq_recv");

@@ -38,6 +38,8 @@ final class SendPoster {
     private final ibv_mw_bind_info bindInfo = new ibv_mw_bind_info();
     private final LongPointer atomicOperand = new LongPointer(1);
     private final BytePointer inlineStaging;
+    /** The domain's regions, to refuse entries naming freed memory; null when not checked. */
+    private final RegionKeys regions;
     /** The list {@link #post} posts its one request as (no allocation per post). */
     private final SendWorkRequest[] single = new SendWorkRequest[1];
     /**
@@ -52,6 +54,12 @@ final class SendPoster {
      * @param datagram     whether it is a UD queue pair (every send names an address handle)
      */
     SendPoster(ibv_qp_ex qp, long sendOpsFlags, boolean datagram, int maxSge, int maxInline) {
+        this(qp, sendOpsFlags, datagram, maxSge, maxInline, null);
+    }
+
+    /** @param regions the domain's regions: an entry naming one whose memory was freed is refused ({@code EFAULT}) */
+    SendPoster(ibv_qp_ex qp, long sendOpsFlags, boolean datagram, int maxSge, int maxInline, RegionKeys regions) {
+        this.regions = regions;
         this.qp = qp;
         this.sendOpsFlags = sendOpsFlags;
         this.datagram = datagram;
@@ -66,7 +74,8 @@ final class SendPoster {
      *
      * @throws VerbsException {@code EINVAL} for an operation the queue pair was not created
      *         for, too many entries, inline data longer than the queue pair's limit, or a UD
-     *         send without an address handle; {@code EOPNOTSUPP} for REG_MR; otherwise the
+     *         send without an address handle; {@code EFAULT} for an entry naming a region whose
+     *         memory was freed while registered; {@code EOPNOTSUPP} for REG_MR; otherwise the
      *         error {@code ibv_wr_complete} returns (nothing of the request was posted)
      */
     void post(SendWorkRequest wr) {
@@ -124,6 +133,10 @@ final class SendPoster {
         WrOpcode op = wr.opcode();
         checkOperation(op);
         checkData(wr.sges(), op, carriesPayload(op) && SendFlag.INLINE.isSet(wr.flags()));
+        if (regions != null && usesGatherList(op)) {
+            // Inline data too: it would be copied out of freed memory right here.
+            regions.refuseFreed(wr.sges());
+        }
         if (datagram) {
             hold(addressHandle(wr), "address handle");
         }

@@ -299,16 +299,15 @@ final class Completer {
             qp.counters.increment(Counters.DROP_GHOST_RESPONSE);
             return;
         }
-        long original = p.atomicAckEth().originalValue();
-        ScatterGatherList sges = w.sges;
-        if (qp.device.memory().checkLocal(sges.lkey(0), qp.pdHandle, sges.address(0), 8, true) != KeyCheck.OK) {
+        // The result goes through the request's entries as any received bytes do: an
+        // unaligned result buffer may straddle two pages of a fast-registered region.
+        MemorySegment result = qp.device.atomicResult();
+        result.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, p.atomicAckEth().originalValue());
+        if (LocalData.scatter(qp.device.memory(), qp.pdHandle, w.sges, 0, result, 0, 8) != 8) {
             // The result buffer went away while the atomic was in flight.
             finish(w, WcStatus.LOC_PROT_ERR);
             return;
         }
-        var region = qp.device.memory().region();
-        long at = qp.device.memory().offset();
-        region.segmentAt(at).set(ValueLayout.JAVA_LONG_UNALIGNED, region.segmentOffset(at), original);
         w.receivedBytes = 8;
         finish(w, WcStatus.SUCCESS);
         expectedPsn = Psn.next(psn);

@@ -68,6 +68,7 @@ public final class DeviceEngine implements AutoCloseable {
     private final MemorySegment txSegment = arena.allocate(BUFFER_SIZE, 8);
     private final ByteBuffer txBuffer = txSegment.asByteBuffer();
     private final MemorySegment grh = arena.allocate(40 + IpUdpHeaders.UDP_HEADER_LENGTH);
+    private final MemorySegment atomicResult = arena.allocate(8, 8);
     private final PacketView view = new PacketView();
     private final PacketBuilder builder = new PacketBuilder();
     private final Icrc icrc = new Icrc();
@@ -309,6 +310,9 @@ public final class DeviceEngine implements AutoCloseable {
             for (int i = 0; i < active.size(); i++) {
                 work += active.get(i).doWork(nowNs);
             }
+            if (work == 0) {
+                memory.sweepOne();
+            }
             return work;
         } finally {
             lock.unlock();
@@ -476,6 +480,11 @@ public final class DeviceEngine implements AutoCloseable {
         } else {
             IpUdpHeaders.write(grh, 20, rxFlow, udpPayloadLength, 0, 0, 64);
         }
+    }
+
+    /** Where the completer puts an atomic's original value before it scatters it to the request's entries. */
+    MemorySegment atomicResult() {
+        return atomicResult;
     }
 
     MemorySegment txSegment() {

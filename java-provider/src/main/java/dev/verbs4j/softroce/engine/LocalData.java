@@ -19,7 +19,8 @@ final class LocalData {
     /**
      * Copies {@code length} message bytes from the entries to {@code packet} at {@code at}.
      *
-     * @return false when an entry's key no longer names a region of the PD covering it
+     * @return false when an entry's key no longer names a region of the PD covering it, or
+     *         its memory was freed
      */
     static boolean gather(MemoryTable memory, int pdHandle, ScatterGatherList sges, long offset,
                           MemorySegment packet, long at, int length) {
@@ -29,7 +30,7 @@ final class LocalData {
     /**
      * Copies {@code length} bytes from {@code packet} at {@code at} into the entries.
      *
-     * @return how many bytes fitted before the entries ran out, or -1 on a bad key
+     * @return how many bytes fitted before the entries ran out, or -1 on a bad key or freed memory
      */
     static int scatter(MemoryTable memory, int pdHandle, ScatterGatherList sges, long offset,
                        MemorySegment packet, long at, int length) {
@@ -52,10 +53,10 @@ final class LocalData {
             }
             Region region = memory.region();
             long regionOffset = memory.offset() + skip;
-            if (intoEntries) {
-                region.copyIn(regionOffset, packet, at, n);
-            } else {
-                region.copyOut(regionOffset, packet, at, n);
+            boolean copied = intoEntries ? region.copyIn(regionOffset, packet, at, n) : region.copyOut(regionOffset, packet, at, n);
+            if (!copied) {
+                memory.foundFreed(region);
+                return -1;
             }
             at += n;
             left -= n;

@@ -56,6 +56,7 @@ final class Responder {
     private long writeLength;
 
     private final ResponderResource[] resources;
+    private Region atomicRegion;
     private long atomicOffset;
     private int resourceHead;
 
@@ -413,7 +414,11 @@ final class Responder {
             return;
         }
         if (payload > 0) {
-            writeRegion.copyIn(writeOffset, p.segment(), p.payloadOffset(), payload);
+            if (!writeRegion.copyIn(writeOffset, p.segment(), p.payloadOffset(), payload)) {
+                qp.device.memory().foundFreed(writeRegion);
+                remoteAccessError(psn);
+                return;
+            }
             writeOffset += payload;
             writeRemaining -= payload;
         }
@@ -522,8 +527,12 @@ final class Responder {
                 if (OpcodeTable.has(opcode, OpcodeTable.HAS_AETH)) {
                     b.aeth().init(ACK, msn);
                 }
-                if (payload > 0) {
-                    region.copyOut(offset, qp.device.txSegment(), b.payloadOffset(), payload);
+                if (payload > 0 && !region.copyOut(offset, qp.device.txSegment(), b.payloadOffset(), payload)) {
+                    memory.foundFreed(region);
+                    pendingCount = 0;
+                    streamed = 0;
+                    remoteAccessError(psn);
+                    return sent + 1;
                 }
                 qp.device.transmit(qp, payload);
                 offset += payload;
@@ -552,10 +561,15 @@ final class Responder {
             return;
         }
         long original;
-        if (p.opcode() == Opcodes.RC_COMPARE_SWAP) {
-            original = (long) Atomics.LONG.compareAndExchange(target, atomicOffset, eth.compare(), eth.swapOrAdd());
-        } else {
-            original = (long) Atomics.LONG.getAndAdd(target, atomicOffset, eth.swapOrAdd());
+        try {
+            if (p.opcode() == Opcodes.RC_COMPARE_SWAP) {
+                original = (long) Atomics.LONG.compareAndExchange(target, atomicOffset, eth.compare(), eth.swapOrAdd());
+            } else {
+                original = (long) Atomics.LONG.getAndAdd(target, atomicOffset, eth.swapOrAdd());
+            }
+        } catch (IllegalStateException freedUnderTheAtomic) {
+            memoryFreedUnder(psn);
+            return;
         }
         executedReadLike(ResponderResource.ATOMIC, psn).originalValue = original;
         sendAtomicAck(psn, original);
@@ -572,6 +586,7 @@ final class Responder {
             remoteAccessError(psn);
             return null;
         }
+        atomicRegion = memory.region();
         MemorySegment target = memory.region().segmentAt(memory.offset());
         atomicOffset = memory.region().segmentOffset(memory.offset());
         if (((target.address() + atomicOffset) & 7) != 0) {
@@ -579,6 +594,15 @@ final class Responder {
             return null;
         }
         return target;
+    }
+
+    /**
+     * The memory of the atomic's region was freed by another thread after its key check:
+     * the request fails as one naming an invalid key.
+     */
+    private void memoryFreedUnder(int psn) {
+        qp.device.memory().foundFreed(atomicRegion);
+        remoteAccessError(psn);
     }
 
     /** Records an executed read-like request for replay and moves past its PSN. */
@@ -598,7 +622,12 @@ final class Responder {
         }
         long value = p.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, p.payloadOffset());
         // One 64-bit release store, after everything this QP placed before it.
-        Atomics.LONG.setRelease(target, atomicOffset, value);
+        try {
+            Atomics.LONG.setRelease(target, atomicOffset, value);
+        } catch (IllegalStateException freedUnderTheStore) {
+            memoryFreedUnder(psn);
+            return;
+        }
         executedReadLike(ResponderResource.ATOMIC_WRITE, psn);
         sendReadResponseAck(psn);
     }
@@ -784,14 +813,21 @@ final class Responder {
         }
     }
 
-    /** Whether the region a message started on is still the valid target of its key. */
+    /**
+     * Whether the region a message started on is still the valid target of its key, and its
+     * memory still alive (the application may free it between two packets of a message).
+     */
     private boolean stillValid(Region region, int rkey) {
-        var o = qp.device.memory().lookup(rkey);
-        if (o == region) {
-            return region.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID;
+        MemoryTable memory = qp.device.memory();
+        var o = memory.lookup(rkey);
+        boolean valid = o == region ? region.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID
+                : o instanceof dev.verbs4j.softroce.memory.Window w && w.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID
+                && w.region() == region && region.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID;
+        if (valid && !region.memoryAlive()) {
+            memory.foundFreed(region);
+            return false;
         }
-        return o instanceof dev.verbs4j.softroce.memory.Window w && w.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID
-                && w.region() == region;
+        return valid;
     }
 
     /**

@@ -24,6 +24,8 @@ public final class MemoryTable {
 
     private Region region;
     private long offset;
+    private long freedRegionsFound;
+    private int sweepCursor;
 
     /** A table holding at most {@code maxObjects} regions and windows. */
     public MemoryTable(int maxObjects) {
@@ -66,10 +68,21 @@ public final class MemoryTable {
         return w;
     }
 
-    /** Removes an object; a window's binding is dropped first. */
+    /**
+     * Removes an object; a window's binding is dropped first. Removing a region of its own
+     * memory invalidates the fast-registered regions with pages in it: their pages must lie in
+     * registered memory, and the application may free that memory once it is deregistered.
+     */
     public void remove(MemoryObject object) {
         if (object instanceof Window w) {
             w.unbind();
+        }
+        if (object instanceof Region r && r.memory() != null) {
+            for (MemoryObject o : objects) {
+                if (o instanceof Region fast && fast.state() == MemoryObject.VALID && fast.backedBy(r.memory())) {
+                    fast.invalidate();
+                }
+            }
         }
         if (objects[object.index()] == object) {
             objects[object.index()] = null;
@@ -77,9 +90,9 @@ public final class MemoryTable {
         }
     }
 
-    /** Whether {@code object} is still in the table: a closed region or window is not. */
-    public boolean contains(MemoryObject object) {
-        return objects[object.index()] == object;
+    /** Whether {@code object} is still in the table (not removed). */
+    private boolean holds(MemoryObject object) {
+        return object.index() < objects.length && objects[object.index()] == object;
     }
 
     /** The object a key names now (index and variant both match), or null. */
@@ -135,12 +148,55 @@ public final class MemoryTable {
      * closed the arena) is invalid from then on: no access, local or remote, reaches it, and
      * the request fails as one naming an invalid key would.
      */
-    private static boolean alive(Region r) {
+    private boolean alive(Region r) {
         if (r.memoryAlive()) {
             return true;
         }
-        r.state = MemoryObject.INVALID;
+        foundFreed(r);
         return false;
+    }
+
+    /**
+     * Invalidates a region whose memory the application freed while it was registered, and
+     * counts it the first time.
+     */
+    public void foundFreed(Region r) {
+        r.state = MemoryObject.INVALID;
+        if (!r.foundFreed) {
+            r.foundFreed = true;
+            freedRegionsFound++;
+        }
+    }
+
+    /**
+     * Looks at one region, the next in turn, and invalidates it if its memory was freed while
+     * registered: an idle engine finds such memory before any request reaches it.
+     */
+    public void sweepOne() {
+        sweepCursor = sweepCursor + 1 < objects.length ? sweepCursor + 1 : 1;
+        if (objects[sweepCursor] instanceof Region r && r.state() == MemoryObject.VALID && !r.memoryAlive()) {
+            foundFreed(r);
+        }
+    }
+
+    /** How many regions were found registered over freed memory. */
+    public long freedRegionsFound() {
+        return freedRegionsFound;
+    }
+
+    /**
+     * The region of the PD that {@code lkey} names if its memory was freed while registered
+     * (also once it was found and invalidated), else null. For the posting thread, without the device lock: the objects are read as
+     * they are (a Java reference is never torn), so the answer may be late but never unsafe;
+     * the engine checks every key again. Allocates nothing.
+     */
+    public Region freedRegionNamed(int lkey, int pdHandle) {
+        MemoryObject[] table = objects;
+        int index = lkey >>> 8;
+        if (index <= 0 || index >= table.length) {
+            return null;
+        }
+        return table[index] instanceof Region r && r.key == lkey && r.pdHandle() == pdHandle && !r.memoryAlive() ? r : null;
     }
 
     /**
@@ -198,7 +254,7 @@ public final class MemoryTable {
                 return KeyCheck.OUT_OF_BOUNDS;
             }
             Region r = w.region();
-            if (!alive(r)) {
+            if (r.state() != MemoryObject.VALID || !alive(r)) {
                 return KeyCheck.INVALID_STATE;
             }
             region = r;
@@ -244,7 +300,7 @@ public final class MemoryTable {
             return KeyCheck.NO_ACCESS;
         }
         Region r = o instanceof Window w ? w.region() : (Region) o;
-        if (!alive(r)) {
+        if (r.state() != MemoryObject.VALID || !alive(r)) {
             return KeyCheck.INVALID_STATE;
         }
         region = r;
@@ -259,9 +315,9 @@ public final class MemoryTable {
      * window's.
      */
     public int bindWindow(Window w, Region r, long address, long length, int rights, int newKey, int qpn) {
-        if (!contains(w) || r != null && !contains(r)) {
-            // Closed after the bind was posted: binding it now would pin its region forever.
-            return KeyCheck.INVALID_STATE;
+        if (!holds(w)) {
+            // Deallocated after the bind was posted.
+            return KeyCheck.BAD_KEY;
         }
         if (w.type() == 2 && (newKey >>> 8) != w.index()) {
             return KeyCheck.BAD_KEY;
@@ -272,7 +328,8 @@ public final class MemoryTable {
             w.state = MemoryObject.FREE;
             return KeyCheck.OK;
         }
-        if (r == null || r.state() != MemoryObject.VALID) {
+        if (r == null || r.state() != MemoryObject.VALID || !holds(r)) {
+            // Also a region deregistered after the bind was posted: its memory may be freed.
             return KeyCheck.INVALID_STATE;
         }
         if (r.pdHandle() != w.pdHandle()) {
@@ -301,11 +358,11 @@ public final class MemoryTable {
      */
     public int fastRegister(Region r, int pdHandle, long[] pageAddresses, int count, int pageShift, long iova, long length,
                             int rights, int newKey) {
-        if (!contains(r)) {
-            return KeyCheck.INVALID_STATE;
-        }
         if (!r.isFastRegister() || r.pdHandle() != pdHandle) {
             return KeyCheck.PD_MISMATCH;
+        }
+        if (!holds(r)) {
+            return KeyCheck.BAD_KEY;
         }
         if (r.state() == MemoryObject.VALID) {
             return KeyCheck.INVALID_STATE;
@@ -323,13 +380,19 @@ public final class MemoryTable {
             return KeyCheck.NO_ACCESS;
         }
         // Every page is checked before any is set: a refused registration leaves the region as it was.
+        boolean writable = (rights & Access.LOCAL_WRITE.value()) != 0;
         for (int i = 0; i < count; i++) {
             long address = pageAddresses[i];
             if ((address & (pageSize - 1)) != 0) {
                 return KeyCheck.OUT_OF_BOUNDS;
             }
-            if (backingRegion(pdHandle, address, pageSize) == null) {
+            Region backing = backingRegion(pdHandle, address, pageSize);
+            if (backing == null) {
                 return KeyCheck.BAD_KEY;
+            }
+            if (writable && backing.memory().isReadOnly()) {
+                // Nothing may write to memory Java holds read-only.
+                return KeyCheck.NO_ACCESS;
             }
         }
         for (int i = 0; i < count; i++) {

@@ -30,6 +30,8 @@ public final class Region extends MemoryObject {
     private long length;
     private int access;
     private int boundWindows;
+    /** Whether the memory was found freed while registered (counted once). */
+    boolean foundFreed;
     private final int maxPages;
     private final OdpState odp;
 
@@ -153,6 +155,11 @@ public final class Region extends MemoryObject {
         return true;
     }
 
+    /** Whether a page of this fast-registered region lies in {@code segment}. */
+    public boolean backedBy(MemorySegment segment) {
+        return memory == null && isBacking(segment);
+    }
+
     private boolean isBacking(MemorySegment segment) {
         for (int i = 0; i < backingCount; i++) {
             if (backings[i] == segment) {
@@ -170,32 +177,41 @@ public final class Region extends MemoryObject {
     /**
      * Copies {@code len} bytes from {@code src} into the region at {@code offset} (checked by
      * the caller). On an On-Demand Paging region the pages are faulted in first.
+     *
+     * @return false when the memory was freed under the copy (its arena closed by another
+     *         thread after the caller's check): the copy stopped, and the caller fails the
+     *         request as one naming an invalid key
      */
-    public void copyIn(long offset, MemorySegment src, long srcOffset, long len) {
-        copy(offset, src, srcOffset, len, true);
+    public boolean copyIn(long offset, MemorySegment src, long srcOffset, long len) {
+        return copy(offset, src, srcOffset, len, true);
     }
 
-    /** Copies {@code len} bytes of the region at {@code offset} to {@code dst}, faulting ODP pages in. */
-    public void copyOut(long offset, MemorySegment dst, long dstOffset, long len) {
-        copy(offset, dst, dstOffset, len, false);
+    /** Copies {@code len} bytes of the region at {@code offset} to {@code dst}, faulting ODP pages in; see {@link #copyIn}. */
+    public boolean copyOut(long offset, MemorySegment dst, long dstOffset, long len) {
+        return copy(offset, dst, dstOffset, len, false);
     }
 
-    private void copy(long offset, MemorySegment other, long otherOffset, long len, boolean intoRegion) {
+    private boolean copy(long offset, MemorySegment other, long otherOffset, long len, boolean intoRegion) {
         if (odp != null) {
             odp.touch(offset, len);
         }
-        while (len > 0) {
-            MemorySegment target = segmentAt0(offset);
-            long within = segmentOffset(offset);
-            long n = memory != null ? len : Math.min(len, (1L << pageShift) - withinPage(offset));
-            if (intoRegion) {
-                MemorySegment.copy(other, otherOffset, target, within, n);
-            } else {
-                MemorySegment.copy(target, within, other, otherOffset, n);
+        try {
+            while (len > 0) {
+                MemorySegment target = segmentAt0(offset);
+                long within = segmentOffset(offset);
+                long n = memory != null ? len : Math.min(len, (1L << pageShift) - withinPage(offset));
+                if (intoRegion) {
+                    MemorySegment.copy(other, otherOffset, target, within, n);
+                } else {
+                    MemorySegment.copy(target, within, other, otherOffset, n);
+                }
+                offset += n;
+                otherOffset += n;
+                len -= n;
             }
-            offset += n;
-            otherOffset += n;
-            len -= n;
+            return true;
+        } catch (IllegalStateException freedUnderTheCopy) {
+            return false;
         }
     }
 
@@ -233,21 +249,29 @@ public final class Region extends MemoryObject {
             if (!memory.isMapped()) {
                 return false;
             }
-            memory.asSlice(offset, len).force();
-            return true;
+            return force(memory.asSlice(offset, len));
         }
         while (len > 0) {
             MemorySegment page = segmentAt(offset);
             long within = segmentOffset(offset);
             long n = Math.min(len, (1L << pageShift) - withinPage(offset));
-            if (!page.isMapped()) {
+            if (!page.isMapped() || !force(page.asSlice(within, n))) {
                 return false;
             }
-            page.asSlice(within, n).force();
             offset += n;
             len -= n;
         }
         return true;
+    }
+
+    /** Forces a mapped slice; false when the system fails to write it back or its memory was freed under it. */
+    private static boolean force(MemorySegment slice) {
+        try {
+            slice.force();
+            return true;
+        } catch (java.io.UncheckedIOException | IllegalStateException notPersisted) {
+            return false;
+        }
     }
 
     /** Whether all of the region is file-backed (persistent). */
