@@ -78,36 +78,30 @@ final class IbverbsContext extends Resource implements DeviceContext {
         }
     }
 
-    /**
-     * A GID table entry through {@code ibv_query_gid_ex}, which returns its error number
-     * itself. An empty slot ({@code ENODATA}) reads as {@link Gid#ZERO}, as
-     * {@code ibv_query_gid} reports it.
-     */
     @Override
     public synchronized int completionVectorCount() {
         ensureOpen();
         return handle.num_comp_vectors();
     }
 
+    /** An empty slot reads as {@link Gid#ZERO}, as {@code ibv_query_gid} reports it. */
     @Override
     public synchronized Gid queryGid(int port, int index) {
-        ensureOpen();
-        checkPort(port);
-        if (index < 0) {
-            throw new VerbsException(Errno.EINVAL, "GID index " + index);
-        }
-        try (ibv_gid_entry entry = new ibv_gid_entry()) {
-            int rc = DeviceVerbs.ibv_query_gid_ex(handle, port, index, entry, 0);
-            if (rc == ENODATA) {
-                return Gid.ZERO;
-            }
-            NativeErrors.check(rc, "ibv_query_gid_ex(port " + port + ", index " + index + ")");
-            return DeviceMapping.gid(entry.gid());
-        }
+        GidEntry entry = gidEntryOrNull(port, index);
+        return entry == null ? Gid.ZERO : entry.gid();
     }
 
     @Override
     public synchronized GidEntry queryGidEntry(int port, int index) {
+        GidEntry entry = gidEntryOrNull(port, index);
+        if (entry == null) {
+            throw new VerbsException(Errno.ENODATA, "GID index " + index + " of port " + port + " is empty");
+        }
+        return entry;
+    }
+
+    /** The entry through {@code ibv_query_gid_ex}, which returns its error number itself; null for an empty slot (ENODATA). */
+    private GidEntry gidEntryOrNull(int port, int index) {
         ensureOpen();
         checkPort(port);
         if (index < 0) {
@@ -116,7 +110,7 @@ final class IbverbsContext extends Resource implements DeviceContext {
         try (ibv_gid_entry entry = new ibv_gid_entry()) {
             int rc = DeviceVerbs.ibv_query_gid_ex(handle, port, index, entry, 0);
             if (rc == ENODATA) {
-                throw new VerbsException(Errno.ENODATA, "GID index " + index + " of port " + port + " is empty");
+                return null;
             }
             NativeErrors.check(rc, "ibv_query_gid_ex(port " + port + ", index " + index + ")");
             return DeviceMapping.gidEntry(entry);
