@@ -336,6 +336,31 @@ def judge_kernel_columns(columns, problems):
                             % (release, kernel_label(release), release))
 
 
+def judge_c_tools_perftest(problems):
+    """perftest's C programs against the soft provider (scripts/vm-guest-perftest.sh): one line per
+    pairing in c-tools-perftest.tsv, name, pass/fail/skip, figure or reason. A failed pairing or a
+    missing file fails the run; a skip is counted with its reason. Returns (passed, skipped, column line)."""
+    path = os.path.join(VM, "c-tools-perftest.tsv")
+    rows = [line.split("\t") for line in read_lines(path) if line.strip()]
+    if not rows:
+        problems.append("c-tools-perftest: no pairings recorded in %s" % path)
+        return 0, 0, "c-tools-perftest: no result"
+    passed = skipped = failed = 0
+    for row in rows:
+        name, status, detail = (row + ["", ""])[:3]
+        if status == "pass":
+            passed += 1
+            if name.startswith("figure:"):
+                print("perftest in the same boot, %s: %s" % (name[len("figure:"):], detail))
+        elif status == "skip":
+            skipped += 1
+            print("c-tools-perftest %s skipped: %s" % (name, detail))
+        else:
+            failed += 1
+            problems.append("c-tools-perftest %s failed: %s" % (name, detail))
+    return passed, skipped, "c-tools-perftest: %d passed, %d failed, %d skipped" % (passed, failed, skipped)
+
+
 def main():
     kernel_columns_only = sys.argv[1:] == ["--kernel-columns"]
     problems = []
@@ -413,6 +438,11 @@ def main():
         elif bw_c:
             print("perf on rxe0: %s %.3f Gb/s vs ib_write_bw %.3f Gb/s: %.0f%%"
                   % (what, float(line[3]), float(bw_c[3]), 100 * float(line[3]) / float(bw_c[3])))
+
+    perftest_passed, perftest_skipped, perftest_line = judge_c_tools_perftest(problems)
+    interop_passed += perftest_passed
+    skipped += perftest_skipped
+    column_lines.append(perftest_line)
 
     print("kernel rxe VM, all columns: %d passed, %d failed, %d skipped, %d findings"
           % (passed + interop_passed, len(problems), skipped, findings))
