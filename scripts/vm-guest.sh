@@ -138,4 +138,5 @@ perf_pair ibverbs-two-processes "$v4j perf --server --provider ibverbs --device 
 # The soft engine in the peer namespace writing to the kernel rxe across the veth pair.
 perf_pair soft-client-kernel-server "$v4j perf --server --provider ibverbs --device rxe0 -p 18518" \
     "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $v4j perf write_bw --address 10.9.0.2 -m 1024 -s 65536 -n 2000 -p 18518 10.9.0.1'"
+bash scripts/vm-guest-perftest.sh
 step "done"

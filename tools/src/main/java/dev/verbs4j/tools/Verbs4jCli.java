@@ -75,6 +75,12 @@ public final class Verbs4jCli {
         out.println("                 --threads 1|2 (write_lat: one thread for both sides, or one each)");
         out.println("  perf --server [--provider NAME] [--device NAME] [--address IP] [-p PORT]");
         out.println("                 the responder of one client's perf run, as a perftest server is");
+        out.println("  perf --compat perftest TEST [perftest's options] [HOST]   (or perf --compat ib_TEST ...)");
+        out.println("                 the server (no HOST) or the client of perftest's ib_TEST against the C program, speaking");
+        out.println("                 its TCP exchange (no -R): TEST write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat");
+        out.println("                 atomic_lat; options -d DEV, -i PORT, -p TCPPORT, -s SIZE, -a, -n ITERS, -q QPS, -x GID_INDEX,");
+        out.println("                 -m MTU, -t TX_DEPTH, -r RX_DEPTH, -A FETCH_AND_ADD|CMP_AND_SWAP, --odp, -F, --report_gbits,");
+        out.println("                 --provider NAME, --address IP; what cannot be honoured (-R, -b, -D, -e, -c UC/UD...) exits 1");
         out.println("  conformance-agent --listen ADDRESS:PORT");
         out.println("                 the remote side of a conformance run in two processes, namespaces or hosts: the test");
         out.println("                 process runs ConformanceMain ... --peer-agent ADDRESS:PORT (needs the suite built)");

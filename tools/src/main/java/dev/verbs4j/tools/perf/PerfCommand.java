@@ -2,6 +2,7 @@ package dev.verbs4j.tools.perf;
 
 import dev.verbs4j.Device;
 import dev.verbs4j.tools.DeviceChoice;
+import dev.verbs4j.tools.compat.perftest.PerftestCompat;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,6 +33,9 @@ public final class PerfCommand {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (PerftestCompat.requested(args)) {
+            return PerftestCompat.run(args, out, err);
+        }
         PerfOptions o = PerfOptions.parse(args);
         Progress.attach(err, Progress.onTerminal());
         if (o.test != null && !TESTS.contains(o.test)) {
