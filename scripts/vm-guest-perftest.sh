@@ -37,7 +37,7 @@ wait_listening() {
 # The value in column $2 of the first table line that starts with a number in log $1.
 figure() { awk -v col="$2" '$1 ~ /^[0-9]+$/ && NF >= col { print $col; exit }' "$1"; }
 
-port=18700
+port=18800
 # $1 name, $2 namespace of the server ('-' or peer), $3 server command, $4 client command, $5 figure column
 pairing() {
     local name=$1 ns=$2 server=$3 client=$4 column=$5
