@@ -78,7 +78,7 @@ final class VerbsTests {
             peak = Math.max(peak, run(test, lb, posting, wrs, rr, wcs, size, iterations, depth, send));
             total += iterations;
             Progress.advance(iterations);
-            if (!goOn(start, durationNs, total, iterations, Integer.MAX_VALUE)) {
+            if (!goOn(System.nanoTime(), start, durationNs, total, iterations, Integer.MAX_VALUE)) {
                 break;
             }
             lb.end();
@@ -96,11 +96,11 @@ final class VerbsTests {
     static final int MAX_SAMPLES = 10_000_000;
 
     /**
-     * Whether another run of {@code iterations} follows: only with a duration that has not
-     * passed yet, and while the total stays within {@code limit}.
+     * Whether another run of {@code iterations} follows at {@code nowNs}: only with a duration
+     * that has not passed since {@code start}, and while the total stays within {@code limit}.
      */
-    private static boolean goOn(long start, long durationNs, int total, int iterations, int limit) {
-        return durationNs > 0 && System.nanoTime() - start < durationNs && total <= limit - iterations;
+    static boolean goOn(long nowNs, long start, long durationNs, int total, int iterations, int limit) {
+        return durationNs > 0 && nowNs - start < durationNs && total <= limit - iterations;
     }
 
     /**
@@ -236,7 +236,7 @@ final class VerbsTests {
             }
             total += iterations;
             Progress.advance(iterations);
-            if (!goOn(start, durationNs, total, iterations, Math.max(iterations, MAX_SAMPLES))) {
+            if (!goOn(System.nanoTime(), start, durationNs, total, iterations, Math.max(iterations, MAX_SAMPLES))) {
                 break;
             }
             if (samples == ns) {
