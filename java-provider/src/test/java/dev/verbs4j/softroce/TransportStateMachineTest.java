@@ -152,6 +152,30 @@ class TransportStateMachineTest {
         }
     }
 
+    @Test
+    void aLateAcknowledgementOfPacketsSentBeforeARetransmissionCompletesThemWithoutSendingThemAgain() {
+        try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(10).mtu(dev.verbs4j.Mtu.MTU_1024))) {
+            int message = 64 * 1024; // 64 packets each: resending both takes the requester two steps
+            p.b.qp.postRecv(new ReceiveWorkRequest().wrId(11).buffer(p.b.mr, 0, message));
+            p.b.qp.postRecv(new ReceiveWorkRequest().wrId(12).buffer(p.b.mr, message, message));
+            linkB().hold = v -> v.opcode() == Opcodes.RC_ACKNOWLEDGE;
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, message).send());
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.a.mr, message, message).send());
+
+            assertTrue(sim.runUntil(() -> linkA().count(Opcodes.RC_SEND_FIRST) == 3, 10_000),
+                    "the requester timed out and began sending the first message again");
+            linkB().hold = v -> false;
+            linkB().release();
+
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status(), "the first send");
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status(), "the second send");
+            assertEquals(3, linkA().count(Opcodes.RC_SEND_FIRST),
+                    "the held acknowledgement covered the second message: it was not sent again");
+            assertEquals(0, ((SoftQp) p.a.qp).engine.counters().get(Counters.DROP_GHOST_RESPONSE),
+                    "no acknowledgement was taken for a response to a packet never sent");
+        }
+    }
+
     private static void fillResponderBuffer(RcPair p, int length) {
         for (int i = 0; i < length; i++) {
             p.b.buf.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 13));

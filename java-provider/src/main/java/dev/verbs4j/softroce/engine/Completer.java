@@ -136,7 +136,11 @@ final class Completer {
             return;
         }
         int psn = p.bth().psn();
-        if (Psn.compare(psn, qp.requester.psn) >= 0) {
+        // After a rewind, only a plain ACK may name a PSN past the resend point: one of the
+        // packets sent before the rewind. Any other response there answers nothing pending.
+        boolean lateAck = p.opcode() == Opcodes.RC_ACKNOWLEDGE && Aeth.isAck(p.aeth().syndrome())
+                && Psn.compare(psn, qp.requester.psnHigh) < 0;
+        if (Psn.compare(psn, qp.requester.psn) >= 0 && !lateAck) {
             qp.counters.increment(Counters.DROP_GHOST_RESPONSE);
             return;
         }
@@ -148,6 +152,13 @@ final class Completer {
         if (opcode == Opcodes.RC_ACKNOWLEDGE) {
             int syndrome = p.aeth().syndrome();
             if (Aeth.isAck(syndrome)) {
+                if (Psn.compare(psn, qp.requester.psn) >= 0) {
+                    // Packets sent before a rewind arrived: they need not go again. The ACK
+                    // stands for no more than the requester has now sent, so a read it
+                    // passes is asked again as usual, not taken for one whose answer was lost.
+                    qp.requester.skipAcknowledged(psn);
+                    psn = Psn.compare(psn, qp.requester.psn) < 0 ? psn : Psn.add(qp.requester.psn, -1);
+                }
                 acknowledge(psn, true);
             } else if (Aeth.isRnrNak(syndrome)) {
                 rnrNak(psn, Aeth.value(syndrome), nowNs);

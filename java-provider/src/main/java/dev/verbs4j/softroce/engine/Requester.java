@@ -31,6 +31,8 @@ final class Requester {
     private final QpEngine qp;
     /** The next PSN to send. */
     int psn;
+    /** The PSN after the highest one sent: above {@link #psn} after a rewind, until the resend catches up. */
+    int psnHigh;
     /** Read, atomic, FLUSH and ATOMIC WRITE requests sent and not yet answered. */
     int outstandingReadLike;
     private int packetsSinceAck;
@@ -44,6 +46,7 @@ final class Requester {
 
     void reset(int firstPsn) {
         psn = firstPsn;
+        psnHigh = firstPsn;
         outstandingReadLike = 0;
         packetsSinceAck = 0;
         rnrWaiting = false;
@@ -200,7 +203,7 @@ final class Requester {
             qp.device.transmit(qp, payload);
         }
         w.sentBytes += payload;
-        psn = Psn.next(psn);
+        advancePsn(1);
         if (last) {
             w.lastPsn = Psn.add(psn, -1);
             w.state = Wqe.SENT;
@@ -275,7 +278,7 @@ final class Requester {
         if (done == 0) {
             w.psnCount = packets;
         }
-        psn = Psn.add(psn, packets);
+        advancePsn(packets);
         w.lastPsn = Psn.add(psn, -1);
         w.sentBytes = w.totalLength;
         w.state = Wqe.SENT;
@@ -316,9 +319,57 @@ final class Requester {
     private void singlePsn(Wqe w) {
         w.psnCount = 1;
         w.lastPsn = psn;
-        psn = Psn.next(psn);
+        advancePsn(1);
         w.sentBytes = w.totalLength;
         w.state = Wqe.SENT;
+    }
+
+    private void advancePsn(int packets) {
+        psn = Psn.add(psn, packets);
+        if (Psn.compare(psn, psnHigh) > 0) {
+            psnHigh = psn;
+        }
+    }
+
+    /**
+     * An acknowledgement of {@code ackedPsn} arrived after a rewind sent the requester back
+     * below it: the responder has every packet up to it, so the sends and writes those
+     * packets carry count as sent again (the acknowledgement then completes them) and the
+     * resend goes on after them. Stops at a read-like request, which is asked again as it
+     * would be anyway, and at a local operation.
+     */
+    void skipAcknowledged(int ackedPsn) {
+        SendQueue sq = qp.sq;
+        while (Psn.compare(psn, ackedPsn) <= 0 && sq.next != sq.tail()) {
+            Wqe w = sq.at(sq.next);
+            if (w.state == Wqe.DONE) {
+                sq.next++;
+                continue;
+            }
+            if (w.isLocal() || w.isReadLike()) {
+                break;
+            }
+            if (w.state == Wqe.POSTED) {
+                w.firstPsn = psn;
+                w.receivedBytes = 0;
+                w.responseStarted = false;
+            }
+            int packets = (int) Math.max(1, (w.totalLength + qp.mtu - 1) / qp.mtu);
+            int last = Psn.add(w.firstPsn, packets - 1);
+            if (Psn.compare(last, ackedPsn) <= 0) {
+                w.sentBytes = w.totalLength;
+                w.lastPsn = last;
+                w.state = Wqe.SENT;
+                psn = Psn.next(last);
+                sq.next++;
+            } else {
+                w.sentBytes = (long) Psn.distance(w.firstPsn, Psn.next(ackedPsn)) * qp.mtu;
+                w.state = Wqe.SENDING;
+                psn = Psn.next(ackedPsn);
+                break;
+            }
+        }
+        packetsSinceAck = 0;
     }
 
     /**
