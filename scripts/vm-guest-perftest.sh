@@ -69,8 +69,6 @@ pairing() {
 for test in write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat atomic_lat; do
     case $test in
         write_bw) opts="-s 65536 -n 1000 --report_gbits"; column=4 ;;
-        # 4 KiB: see the skip recorded below for 64 KiB sends from the soft side.
-        send_bw) opts="-s 4096 -n 200 --report_gbits"; column=4 ;;
         *_bw) opts="-s 65536 -n 200 --report_gbits"; column=4 ;;
         *_lat) opts="-s 8 -n 200"; column=5 ;;
     esac
@@ -80,13 +78,6 @@ for test in write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat atomi
     pairing "$test-c-server-soft-client" - "$c" "$(soft_side "$soft 10.9.0.1")" "$column"
     pairing "$test-soft-server-c-client" peer "$(soft_side "$soft")" "$c 10.9.0.2" "$column"
 done
-
-# 64 KiB SENDs from the soft side to ib_send_bw's server: under TCG the kernel acknowledges a
-# burst of them after the soft requester's retransmit timer fired; the soft completer then drops
-# those acknowledgements as ghosts (their PSN is beyond the rewound send cursor) and the retries
-# run out (RETRY_EXC_ERR). A soft engine bug, recorded here until it is fixed.
-printf '%s\tskip\t%s\n' send_bw-64k-c-server-soft-client \
-    "soft completer drops ACKs beyond its rewound PSN after a retransmit timeout: RETRY_EXC_ERR" >> "$tsv"
 
 # On-demand paging on both sides (rxe has ODP for RC; perftest --odp).
 opts="-s 65536 -n 200 --report_gbits --odp"
