@@ -54,7 +54,8 @@ final class ControlChannel implements AutoCloseable {
                     lines.add(line);
                 }
             } catch (IOException e) {
-                failure = "the channel failed: " + e.getMessage();
+                // A peer that dies with unread data in its socket resets the connection rather than closing it.
+                failure = "the peer went away: " + e.getMessage();
             }
             gone = true;
             lines.add(GONE);
