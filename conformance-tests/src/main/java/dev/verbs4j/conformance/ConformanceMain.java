@@ -105,10 +105,15 @@ public final class ConformanceMain {
         return summary.getSummary().getTotalFailureCount() == 0 ? 0 : 1;
     }
 
-    /** {@code base} selects a family, anything with a dot one class. */
-    private static DiscoverySelector selector(String value) {
-        return value.contains(".") ? DiscoverySelectors.selectClass(value)
-                : DiscoverySelectors.selectPackage(SUITE_PACKAGE + "." + value);
+    /**
+     * {@code base} selects a family; anything with a dot one class, named in full or from its
+     * family ({@code errors.ResourceLifetimeTest}).
+     */
+    static DiscoverySelector selector(String value) {
+        if (!value.contains(".")) {
+            return DiscoverySelectors.selectPackage(SUITE_PACKAGE + "." + value);
+        }
+        return DiscoverySelectors.selectClass(value.startsWith(SUITE_PACKAGE + ".") ? value : SUITE_PACKAGE + "." + value);
     }
 
     private static void listDevices(PrintStream out) {
@@ -158,7 +163,7 @@ public final class ConformanceMain {
                   --label TEXT          run label and report file name (default provider-peerProvider)
                   --report-dir DIR      report folder (default target/conformance)
                   --timeout-ms N        how long a case waits for an expected completion (default 5000)
-                  --select WHAT         a family (base, errors, misuse, flush, atomicwrite, memwindow, odp, access) or a class; repeatable
+                  --select WHAT         a family (base, errors, misuse, flush, atomicwrite, memwindow, odp, access) or a class (errors.ResourceLifetimeTest); repeatable
                   --list                list providers and devices, then exit
                   --merge               only rebuild the matrix from the JSON reports in the report folder;
                                         exit 1 when a case's columns disagree without a listed finding
