@@ -351,9 +351,10 @@ class TransportStateMachineTest {
         }
     }
 
-    @Test
-    void unreliableQueuePairsKeepSendingPastTheRcWindowOfUnacknowledgedPsns() {
-        try (Arena arena = Arena.ofShared()) {
+    /** Two UD queue pairs at RTS, one on each simulated device, with the Q_Key 0x11111111; closed child first. */
+    private record UdPair(DeviceContext ca, DeviceContext cb, ProtectionDomain pa, ProtectionDomain pb, CompletionQueue qa,
+                          CompletionQueue qb, QueuePair ua, QueuePair ub) implements AutoCloseable {
+        static UdPair open(SimulatedPair sim) {
             DeviceContext ca = sim.deviceA.open();
             DeviceContext cb = sim.deviceB.open();
             ProtectionDomain pa = ca.allocatePd();
@@ -367,24 +368,13 @@ class TransportStateMachineTest {
                 q.modify(new QpAttributes().state(QpState.RTR));
                 q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
             }
-            MemorySegment sa = arena.allocate(64);
-            MemorySegment sb = arena.allocate(40 + 64);
-            MemoryRegion ma = pa.registerMemory(sa, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
-            MemoryRegion mb = pb.registerMemory(sb, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
-            AddressHandle ah = pa.createAh(AddressHandleAttributes.to(cb.queryGid(1, 0), 0));
-            WorkCompletion[] one = {new WorkCompletion()};
-            int datagrams = 2 * 128 + 3; // past twice the RC window of 128 unacknowledged PSNs
-            for (int i = 0; i < datagrams; i++) {
-                ub.postRecv(new ReceiveWorkRequest().wrId(i).buffer(mb, 0, 40 + 64));
-                ua.postSend(new SendWorkRequest().wrId(i).signaled(true).buffer(ma, 0, 64).ud(ah, ub.qpn(), 0x11111111).send());
-                assertEquals(WcStatus.SUCCESS, poll(sim, qa, 1000).status(), "send " + i + " of " + datagrams);
-                assertEquals(i, poll(sim, qb, 1000).wrId(), "datagram " + i + " arrived");
-            }
-            ah.close();
+            return new UdPair(ca, cb, pa, pb, qa, qb, ua, ub);
+        }
+
+        @Override
+        public void close() {
             ua.close();
             ub.close();
-            ma.close();
-            mb.close();
             qa.close();
             qb.close();
             pa.close();
@@ -395,54 +385,54 @@ class TransportStateMachineTest {
     }
 
     @Test
-    void udDatagramArrivesWithItsGrhAndSourceQpAndAWrongQkeyIsDropped() {
-        try (Arena arena = Arena.ofShared()) {
-            DeviceContext ca = sim.deviceA.open();
-            DeviceContext cb = sim.deviceB.open();
-            ProtectionDomain pa = ca.allocatePd();
-            ProtectionDomain pb = cb.allocatePd();
-            CompletionQueue qa = ca.createCq(8);
-            CompletionQueue qb = cb.createCq(8);
-            QueuePair ua = pa.createQp(new QpInitAttributes(QpType.UD, qa));
-            QueuePair ub = pb.createQp(new QpInitAttributes(QpType.UD, qb));
-            for (QueuePair q : new QueuePair[] {ua, ub}) {
-                q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).qkey(0x11111111));
-                q.modify(new QpAttributes().state(QpState.RTR));
-                q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+    void unreliableQueuePairsKeepSendingPastTheRcWindowOfUnacknowledgedPsns() {
+        try (Arena arena = Arena.ofShared(); UdPair u = UdPair.open(sim)) {
+            MemorySegment sa = arena.allocate(64);
+            MemorySegment sb = arena.allocate(40 + 64);
+            MemoryRegion ma = u.pa().registerMemory(sa, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            MemoryRegion mb = u.pb().registerMemory(sb, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            AddressHandle ah = u.pa().createAh(AddressHandleAttributes.to(u.cb().queryGid(1, 0), 0));
+            int datagrams = 2 * 128 + 3; // past twice the RC window of 128 unacknowledged PSNs
+            for (int i = 0; i < datagrams; i++) {
+                u.ub().postRecv(new ReceiveWorkRequest().wrId(i).buffer(mb, 0, 40 + 64));
+                u.ua().postSend(new SendWorkRequest().wrId(i).signaled(true).buffer(ma, 0, 64).ud(ah, u.ub().qpn(), 0x11111111).send());
+                assertEquals(WcStatus.SUCCESS, poll(sim, u.qa(), 1000).status(), "send " + i + " of " + datagrams);
+                assertEquals(i, poll(sim, u.qb(), 1000).wrId(), "datagram " + i + " arrived");
             }
+            ah.close();
+            ma.close();
+            mb.close();
+        }
+    }
+
+    @Test
+    void udDatagramArrivesWithItsGrhAndSourceQpAndAWrongQkeyIsDropped() {
+        try (Arena arena = Arena.ofShared(); UdPair u = UdPair.open(sim)) {
             MemorySegment sa = arena.allocate(4096);
             MemorySegment sb = arena.allocate(4096);
-            MemoryRegion ma = pa.registerMemory(sa, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
-            MemoryRegion mb = pb.registerMemory(sb, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
-            AddressHandle ah = pa.createAh(AddressHandleAttributes.to(cb.queryGid(1, 0), 0));
+            MemoryRegion ma = u.pa().registerMemory(sa, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            MemoryRegion mb = u.pb().registerMemory(sb, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            AddressHandle ah = u.pa().createAh(AddressHandleAttributes.to(u.cb().queryGid(1, 0), 0));
             sa.asSlice(0, 200).fill((byte) 0x33);
             sim.step();
-            ub.postRecv(new ReceiveWorkRequest().wrId(4).buffer(mb, 0, 40 + 200));
-            ua.postSend(new SendWorkRequest().wrId(3).signaled(true).buffer(ma, 0, 200).ud(ah, ub.qpn(), 0x22222222).sendWithImm(8));
-            ua.postSend(new SendWorkRequest().wrId(5).signaled(true).buffer(ma, 0, 200).ud(ah, ub.qpn(), 0x11111111).sendWithImm(9));
+            u.ub().postRecv(new ReceiveWorkRequest().wrId(4).buffer(mb, 0, 40 + 200));
+            u.ua().postSend(new SendWorkRequest().wrId(3).signaled(true).buffer(ma, 0, 200).ud(ah, u.ub().qpn(), 0x22222222).sendWithImm(8));
+            u.ua().postSend(new SendWorkRequest().wrId(5).signaled(true).buffer(ma, 0, 200).ud(ah, u.ub().qpn(), 0x11111111).sendWithImm(9));
             WorkCompletion[] one = {new WorkCompletion()};
             WorkCompletion got = new WorkCompletion();
-            assertTrue(sim.runUntil(() -> qb.poll(one) == 1 && got.copyFrom(one[0]) != null, 1000));
+            assertTrue(sim.runUntil(() -> u.qb().poll(one) == 1 && got.copyFrom(one[0]) != null, 1000));
             assertEquals(WcStatus.SUCCESS, got.status());
             assertEquals(WcOpcode.RECV, got.opcode());
             assertEquals(240, got.byteLength(), "40 bytes of GRH, then the payload");
             assertEquals(9, got.immData(), "the datagram with the wrong Q_Key was dropped");
-            assertEquals(ua.qpn(), got.srcQp());
+            assertEquals(u.ua().qpn(), got.srcQp());
             assertTrue(WcFlag.GRH.isSet(got.flags()));
             assertEquals(0x45, sb.get(ValueLayout.JAVA_BYTE, 20) & 0xff, "the IPv4 header sits in the GRH's last 20 bytes");
             assertEquals((byte) 0x33, sb.get(ValueLayout.JAVA_BYTE, 40 + 199));
-            assertTrue(((SoftQp) ub).engine.counters().get(Counters.DROP_QKEY) == 1);
+            assertTrue(((SoftQp) u.ub()).engine.counters().get(Counters.DROP_QKEY) == 1);
             ah.close();
-            ua.close();
-            ub.close();
             ma.close();
             mb.close();
-            qa.close();
-            qb.close();
-            pa.close();
-            pb.close();
-            ca.close();
-            cb.close();
         }
     }
 }
