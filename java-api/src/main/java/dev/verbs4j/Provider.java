@@ -37,6 +37,15 @@ public interface Provider {
      */
     void enableForkProtection();
 
+    /**
+     * Opens a channel for connection-manager ids and their events
+     * ({@code rdma_create_event_channel}).
+     *
+     * @throws VerbsException {@code EOPNOTSUPP} when the provider has no connection manager,
+     *                        {@code ENODEV} when it cannot run here
+     */
+    dev.verbs4j.cm.CmEventChannel createCmEventChannel();
+
     /** The device with the given name. @throws VerbsException {@code ENODEV} if there is none */
     default Device device(String deviceName) {
         for (Device d : devices()) {

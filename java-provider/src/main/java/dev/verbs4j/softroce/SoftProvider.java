@@ -72,4 +72,9 @@ public final class SoftProvider implements VerbsProvider {
         }
         return list;
     }
+
+    @Override
+    public dev.verbs4j.cm.CmEventChannel createCmEventChannel() {
+        throw new dev.verbs4j.VerbsException(dev.verbs4j.Errno.EOPNOTSUPP, "provider " + name() + " has no connection manager yet");
+    }
 }

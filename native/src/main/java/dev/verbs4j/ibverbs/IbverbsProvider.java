@@ -90,4 +90,9 @@ public final class IbverbsProvider implements VerbsProvider {
     public String toString() {
         return NAME;
     }
+
+    @Override
+    public dev.verbs4j.cm.CmEventChannel createCmEventChannel() {
+        throw new dev.verbs4j.VerbsException(dev.verbs4j.Errno.EOPNOTSUPP, "provider " + name() + " has no connection manager yet");
+    }
 }

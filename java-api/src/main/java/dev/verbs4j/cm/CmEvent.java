@@ -1,0 +1,35 @@
+package dev.verbs4j.cm;
+
+/**
+ * One connection-manager event ({@code struct rdma_cm_event}), copied out of the provider
+ * and already acknowledged ({@code rdma_get_cm_event} followed by {@code rdma_ack_cm_event}),
+ * so it needs no release.
+ *
+ * @param type       what happened
+ * @param id         the id it happened to; for {@link CmEventType#CONNECT_REQUEST}, the new
+ *                   id of the incoming connection, which the listener accepts or rejects
+ * @param listenId   for a connect request, the listening id; else {@code null}
+ * @param status     0, a negative errno for the {@code *_ERROR} and {@link CmEventType#UNREACHABLE}
+ *                   events, or the {@link RejectReason} number of a {@link CmEventType#REJECTED}
+ * @param parameters the peer's offer for the connect events, its private data included
+ *                   (for a rejection, the reject's private data); else empty parameters
+ */
+public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, ConnectionParameters parameters) {
+
+    /** The peer's private data (a copy), empty when there is none. */
+    public byte[] privateData() {
+        return parameters.privateData();
+    }
+
+    /** For {@link CmEventType#REJECTED}, why; else {@code null}. */
+    public RejectReason rejectReason() {
+        return type == CmEventType.REJECTED ? RejectReason.of(status) : null;
+    }
+
+    @Override
+    public String toString() {
+        String detail = type == CmEventType.REJECTED ? " reason " + status + " (" + rejectReason() + ")"
+                : status != 0 ? " status " + status : "";
+        return "CmEvent[" + type + detail + "]";
+    }
+}

@@ -1,0 +1,54 @@
+package dev.verbs4j.cm;
+
+import dev.verbs4j.Errno;
+import dev.verbs4j.VerbsException;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Where connection-manager events arrive ({@code struct rdma_event_channel}); made by
+ * {@link dev.verbs4j.Provider#createCmEventChannel()}. One thread reads it at a time.
+ */
+public interface CmEventChannel extends AutoCloseable {
+    /**
+     * Creates an id in a port space ({@code rdma_create_id}).
+     *
+     * @throws dev.verbs4j.VerbsException {@code EPROTONOSUPPORT} for a port space the provider does not offer
+     */
+    CmId createId(PortSpace portSpace);
+
+    /**
+     * Waits for the next event ({@code rdma_get_cm_event}); the event is acknowledged when
+     * it is returned.
+     *
+     * @return the event, or empty when {@code timeout} passes first
+     */
+    Optional<CmEvent> nextEvent(Duration timeout);
+
+    /**
+     * Waits for the next event and checks it is of {@code type}.
+     *
+     * @throws VerbsException when another event comes ({@code ECONNREFUSED} for a rejection,
+     *         {@code ETIMEDOUT} for unreachable, the event's errno for the error events,
+     *         {@code ECONNRESET} otherwise) or none comes in time ({@code ETIMEDOUT})
+     */
+    default CmEvent expect(CmEventType type, Duration timeout) {
+        CmEvent event = nextEvent(timeout).orElseThrow(
+                () -> new VerbsException(Errno.ETIMEDOUT, "no " + type + " event within " + timeout));
+        if (event.type() == type) {
+            return event;
+        }
+        int errno = switch (event.type()) {
+            case REJECTED -> Errno.ECONNREFUSED.number();
+            case UNREACHABLE -> Errno.ETIMEDOUT.number();
+            case ADDR_ERROR, ROUTE_ERROR, CONNECT_ERROR -> event.status() < 0 ? -event.status() : Errno.EIO.number();
+            default -> Errno.ECONNRESET.number();
+        };
+        throw new VerbsException(errno, "expected " + type + ", got " + event);
+    }
+
+    /** Closes the channel ({@code rdma_destroy_event_channel}); its ids must be closed first. */
+    @Override
+    void close();
+}
