@@ -163,7 +163,7 @@ public final class ConformanceMain {
                   --label TEXT          run label and report file name (default provider-peerProvider)
                   --report-dir DIR      report folder (default target/conformance)
                   --timeout-ms N        how long a case waits for an expected completion (default 5000)
-                  --select WHAT         a family (base, errors, misuse, flush, atomicwrite, memwindow, odp, access) or a class (errors.ResourceLifetimeTest); repeatable
+                  --select WHAT         a family (base, errors, misuse, cm, flush, atomicwrite, memwindow, odp, access) or a class (errors.ResourceLifetimeTest); repeatable
                   --list                list providers and devices, then exit
                   --merge               only rebuild the matrix from the JSON reports in the report folder;
                                         exit 1 when a case's columns disagree without a listed finding
