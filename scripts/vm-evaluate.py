@@ -32,6 +32,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VM = os.path.join(ROOT, "target", "vm")
 REPORTS = os.path.join(ROOT, "conformance-tests", "target", "conformance")
 KERNEL_COLUMN = "ibverbs-rxe"
+# The columns whose RC pairs connect through the connection manager (--connect cm).
+CM_COLUMNS = ("cm-ibverbs-rxe", "cm-soft-to-rxe", "cm-rxe-to-soft")
 FINDINGS = os.path.join(ROOT, "conformance-tests", "findings")
 PYVERBS_REFERENCE = os.path.join(REPORTS, "pyverbs-rxe.json")
 PYVERBS_MAPPING = os.path.join(ROOT, "conformance-tests", "pyverbs", "mapping.tsv")
@@ -419,6 +421,11 @@ def main():
     elif not any(r["label"] == KERNEL_COLUMN for r in columns):
         print("kernel rxe suite: no %s.json conformance report in %s" % (KERNEL_COLUMN, REPORTS))
         sys.exit(1)
+    if not kernel_columns_only:
+        labels = {r["label"] for r in columns}
+        for label in ("soft-to-rxe", "rxe-to-soft") + CM_COLUMNS:
+            if label not in labels:
+                problems.append("no %s.json conformance report (log in target/vm/%s.log)" % (label, label))
     lists = finding_lists()
     passed = skipped = findings = 0
     column_lines = []

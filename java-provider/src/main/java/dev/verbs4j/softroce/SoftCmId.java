@@ -31,7 +31,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -59,7 +59,7 @@ final class SoftCmId implements CmId, CmEndpoint {
     private boolean bound;
     private volatile InetSocketAddress local;
     private volatile InetSocketAddress peer;
-    private final List<DeviceContext> contexts = new ArrayList<>();
+    private final List<DeviceContext> contexts = new CopyOnWriteArrayList<>();
     private SoftContext context;
     private CmAgent agent;
     private CmConnection connection;
@@ -180,7 +180,7 @@ final class SoftCmId implements CmId, CmEndpoint {
             channel.ids.add(id);
             id.local = to;
             id.peer = from;
-            id.useDevice(on);
+            id.borrowDevice(on, agentContext(on));
             id.connection = connection;
             id.stage = Stage.REQUESTED;
             channel.post(new CmEvent(CmEventType.CONNECT_REQUEST, id, this, 0, offer));
@@ -212,6 +212,7 @@ final class SoftCmId implements CmId, CmEndpoint {
 
     @Override
     public void attachQp(QueuePair queuePair) {
+        ownContext();
         requireDevice(queuePair.protectionDomain().context().device());
         if (qp != null) {
             throw new VerbsException(Errno.EINVAL, "the id has a queue pair already");
@@ -300,6 +301,7 @@ final class SoftCmId implements CmId, CmEndpoint {
 
     @Override
     public void accept(ConnectionParameters parameters) {
+        ownContext();
         ReentrantLock lock = engineLock();
         lock.lock();
         try {
@@ -375,6 +377,7 @@ final class SoftCmId implements CmId, CmEndpoint {
             throw new VerbsException(Errno.EINVAL, "a reject carries at most " + ConnectionParameters.MAX_REJECT_PRIVATE_DATA
                     + " bytes of private data");
         }
+        ownContext();
         ReentrantLock lock = engineLock();
         lock.lock();
         try {
@@ -449,13 +452,42 @@ final class SoftCmId implements CmId, CmEndpoint {
     // ---- devices, agents -------------------------------------------------------------------------
 
     private void useDevice(SoftDevice d) {
-        if (device == d) {
+        if (device == d && !contexts.isEmpty()) {
             return;
         }
         device = d;
         context = (SoftContext) d.open();
         contexts.add(context);
         agent = agentOf(d, context.engine);
+    }
+
+    /**
+     * A new connection's id starts on the engine's thread, which must not open contexts (that
+     * takes the device's lock, which a closing context holds while it waits for the engine's):
+     * it borrows the listener's context until the application's first call opens its own.
+     */
+    private void borrowDevice(SoftDevice d, SoftContext borrowed) {
+        device = d;
+        context = borrowed;
+        agent = agentOf(d, borrowed.engine);
+    }
+
+    /** The listener's context on {@code d}. */
+    private SoftContext agentContext(SoftDevice d) {
+        for (DeviceContext ctx : contexts) {
+            if (ctx.device() == d) {
+                return (SoftContext) ctx;
+            }
+        }
+        throw new IllegalStateException("listener has no context on " + d.name());
+    }
+
+    /** Opens the id's own context on its device, once, from the application's thread. */
+    private void ownContext() {
+        SoftDevice d = device;
+        if (d != null && contexts.isEmpty()) {
+            useDevice(d);
+        }
     }
 
     private static CmAgent agentOf(SoftDevice d, dev.verbs4j.softroce.engine.DeviceEngine engine) {
