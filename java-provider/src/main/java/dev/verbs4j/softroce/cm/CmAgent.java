@@ -295,12 +295,13 @@ public final class CmAgent implements GsiAgent {
     }
 
     private void onMra(MemorySegment mad, long nowNs) {
-        CmConnection c = matching(mad);
+        int message = bits(mad, MRA_MESSAGE, 0, 2);
+        // An MRA for a REQ comes before this side knows the peer's id: it names ours alone.
+        CmConnection c = message == MESSAGE_REQ ? byLocalId.get(u32(mad, REMOTE_COMM_ID)) : matching(mad);
         if (c == null) {
             dropped++;
             return;
         }
-        int message = bits(mad, MRA_MESSAGE, 0, 2);
         long wait = CmTimeouts.nanos(bits(mad, MRA_SERVICE_TIMEOUT, 0, 5)) + 2 * CmTimeouts.nanos(timeouts.packetLife());
         if (message == MESSAGE_REQ && c.state == CmState.REQ_SENT) {
             c.state = CmState.MRA_REQ_RCVD;
