@@ -335,25 +335,30 @@ final class SoftCmId implements CmId, CmEndpoint {
         }
     }
 
+    /**
+     * The PSN each side puts in its REQ or REP is the first it expects to receive, which the
+     * peer sends first (the convention of the kernel's ib_cm and RDMA CM, which set a queue
+     * pair's receive PSN from the id's own number).
+     */
     private void bringUpPassive(CmConnection c, ConnectionParameters offer, int psn) {
-        qp.modify(rtr(c, offer.responderResources()));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(psn).timeout(ackTimeout)
+        qp.modify(rtr(c, psn, offer.responderResources()));
+        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(c.remotePsn()).timeout(ackTimeout)
                 .retryCount(c.peerRetryCount()).rnrRetry(c.peerRnrRetryCount())
                 .maxRdAtomic(Math.max(1, offer.initiatorDepth())));
     }
 
     private void bringUp(CmConnection c, int responderResources, int initiatorDepth, int retryCount, int rnrRetry) {
-        qp.modify(rtr(c, responderResources));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(c.localPsn()).timeout(ackTimeout)
+        qp.modify(rtr(c, c.localPsn(), responderResources));
+        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(c.remotePsn()).timeout(ackTimeout)
                 .retryCount(retryCount).rnrRetry(rnrRetry).maxRdAtomic(Math.max(1, initiatorDepth)));
     }
 
-    private QpAttributes rtr(CmConnection c, int responderResources) {
+    private QpAttributes rtr(CmConnection c, int receivePsn, int responderResources) {
         DeviceContext ctx = qp.protectionDomain().context();
         int gidIndex = RcConnector.chooseGidIndex(ctx, 1, ctx.queryPort(1).gidTableLength());
         return new QpAttributes().state(QpState.RTR)
                 .av(new AddressHandleAttributes(c.remoteGid(), gidIndex, 1, c.hopLimit(), typeOfService, 0, 0))
-                .pathMtu(c.pathMtu()).destQpn(c.remoteQpn()).rqPsn(c.remotePsn())
+                .pathMtu(c.pathMtu()).destQpn(c.remoteQpn()).rqPsn(receivePsn)
                 .maxDestRdAtomic(Math.max(1, responderResources)).minRnrTimer(0);
     }
 

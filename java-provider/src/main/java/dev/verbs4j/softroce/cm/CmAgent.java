@@ -88,7 +88,7 @@ public final class CmAgent implements GsiAgent {
      * Sends a REQ.
      *
      * @param qpn       the local queue pair
-     * @param psn       its first PSN
+     * @param psn       the first PSN this side expects to receive (the peer sends it first)
      * @param pathMtu   the path MTU this side chose
      */
     public CmConnection connect(CmEndpoint endpoint, long serviceId, InetSocketAddress from, InetSocketAddress to,
