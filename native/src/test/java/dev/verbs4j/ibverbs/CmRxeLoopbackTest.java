@@ -359,6 +359,43 @@ class CmRxeLoopbackTest {
         }
     }
 
+    /** UDP port space: SIDR request and reply; the UD queue pairs are in RTS from the start. */
+    @Test
+    void udpPortSpaceResolvesTheQueuePairAndQkeyWithSidr() {
+        CmId udpListener = serverChannel.createId(PortSpace.UDP);
+        CmId client = clientChannel.createId(PortSpace.UDP);
+        try {
+            assertEquals(QpType.UD, udpListener.qpType());
+            udpListener.bindAddress(new InetSocketAddress(address, 0));
+            udpListener.listen(4);
+            resolve(client, udpListener.localAddress());
+            try (Side clientSide = new Side(client)) {
+                clientSide.qp = client.createQp(clientSide.pd, new QpInitAttributes(QpType.UD, clientSide.cq));
+                assertEquals(QpState.RTS, clientSide.qp.state());
+                client.connect(new ConnectionParameters().privateData(text("sidr")));
+                CmEvent request = serverChannel.expect(CmEventType.CONNECT_REQUEST, EVENT_TIMEOUT);
+                System.out.println("UDP CONNECT_REQUEST: " + request + " " + request.parameters()
+                        + " private data length " + request.privateData().length);
+                assertStartsWith(text("sidr"), request.privateData());
+                CmId server = request.id();
+                try (Side serverSide = new Side(server)) {
+                    serverSide.qp = server.createQp(serverSide.pd, new QpInitAttributes(QpType.UD, serverSide.cq));
+                    assertEquals(QpState.RTS, serverSide.qp.state());
+                    server.accept(new ConnectionParameters().privateData(text("sidr reply")));
+                    CmEvent established = clientChannel.expect(CmEventType.ESTABLISHED, EVENT_TIMEOUT);
+                    System.out.println("UDP ESTABLISHED: " + established + " " + established.parameters()
+                            + " private data length " + established.privateData().length);
+                    assertEquals(serverSide.qp.qpn(), established.parameters().qpNumber());
+                    assertStartsWith(text("sidr reply"), established.privateData());
+                    server.close();
+                }
+            }
+        } finally {
+            client.close();
+            udpListener.close();
+        }
+    }
+
     @Test
     void optionsAreSetThroughRdmaSetOption() {
         CmId id = clientChannel.createId(PortSpace.TCP);
@@ -384,7 +421,15 @@ class CmRxeLoopbackTest {
             client.connect(new ConnectionParameters());
             CmId server = serverChannel.expect(CmEventType.CONNECT_REQUEST, EVENT_TIMEOUT).id();
             try (Side serverSide = new Side(server)) {
-                serverSide.createQp(server);
+                QueuePair wrongType = serverSide.pd.createQp(new QpInitAttributes(QpType.UD, serverSide.cq));
+                assertEquals(Errno.EINVAL, assertThrows(VerbsException.class, () -> server.attachQp(wrongType)).error());
+                wrongType.close();
+                serverSide.qp = serverSide.pd.createQp(new QpInitAttributes(QpType.RC, serverSide.cq));
+                assertEquals(QpState.RESET, serverSide.qp.state());
+                server.attachQp(serverSide.qp);
+                assertEquals(QpState.INIT, serverSide.qp.state());
+                assertSame(serverSide.qp, server.qp());
+                assertEquals(Errno.EINVAL, assertThrows(VerbsException.class, () -> server.attachQp(serverSide.qp)).error());
                 server.accept(new ConnectionParameters());
                 clientChannel.expect(CmEventType.ESTABLISHED, EVENT_TIMEOUT);
                 serverChannel.expect(CmEventType.ESTABLISHED, EVENT_TIMEOUT);
