@@ -396,6 +396,50 @@ class CmRxeLoopbackTest {
         }
     }
 
+    /**
+     * Accept with 255 (RDMA_MAX_RESP_RES, RDMA_MAX_INIT_DEPTH) takes the peer's request,
+     * bounded by the device; more than the device allows is EINVAL before anything moves.
+     * Powers of two, as rxe rounds both depths up to one.
+     */
+    @Test
+    void acceptClampsTheDepthsToTheRequestAndTheDevice() {
+        CmId client = resolvedClient(port);
+        try (Side clientSide = new Side(client)) {
+            QueuePair clientQp = clientSide.createQp(client);
+            client.connect(new ConnectionParameters().responderResources(8).initiatorDepth(2));
+            CmEvent request = serverChannel.expect(CmEventType.CONNECT_REQUEST, EVENT_TIMEOUT);
+            System.out.println("request for depths 8/2 reads as " + request.parameters());
+            CmId server = request.id();
+            try (Side serverSide = new Side(server)) {
+                QueuePair serverQp = serverSide.createQp(server);
+                int deviceMax = serverSide.context.queryDevice().maxQpRdAtom();
+                assertTrue(deviceMax < 255, "device allows " + deviceMax);
+                VerbsException tooDeep = assertThrows(VerbsException.class,
+                        () -> server.accept(new ConnectionParameters().responderResources(deviceMax + 1)));
+                assertEquals(Errno.EINVAL, tooDeep.error());
+                assertEquals(QpState.INIT, serverQp.state());
+                server.accept(new ConnectionParameters().responderResources(255).initiatorDepth(255));
+                dev.verbs4j.QpAttributes attributes = serverQp.query(new dev.verbs4j.QpAttributes());
+                System.out.println("server queue pair: max_dest_rd_atomic " + attributes.maxDestRdAtomic()
+                        + ", max_rd_atomic " + attributes.maxRdAtomic());
+                assertEquals(2, attributes.maxDestRdAtomic());
+                assertEquals(8, attributes.maxRdAtomic());
+                CmEvent established = clientChannel.expect(CmEventType.ESTABLISHED, EVENT_TIMEOUT);
+                System.out.println("reply reads as " + established.parameters());
+                dev.verbs4j.QpAttributes clientAttributes = clientQp.query(new dev.verbs4j.QpAttributes());
+                System.out.println("client queue pair: max_dest_rd_atomic " + clientAttributes.maxDestRdAtomic()
+                        + ", max_rd_atomic " + clientAttributes.maxRdAtomic());
+                assertEquals(8, clientAttributes.maxDestRdAtomic());
+                assertEquals(2, clientAttributes.maxRdAtomic());
+                serverChannel.expect(CmEventType.ESTABLISHED, EVENT_TIMEOUT);
+                server.close();
+                clientChannel.expect(CmEventType.DISCONNECTED, EVENT_TIMEOUT);
+            }
+        } finally {
+            client.close();
+        }
+    }
+
     @Test
     void optionsAreSetThroughRdmaSetOption() {
         CmId id = clientChannel.createId(PortSpace.TCP);
