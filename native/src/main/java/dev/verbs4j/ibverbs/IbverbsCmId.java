@@ -144,7 +144,7 @@ final class IbverbsCmId implements CmId {
     }
 
     private void checkCanTakeQp(rdma_cm_id id, String qpDevice, QpType type) {
-        if (qp != null) {
+        if (openQp() != null) {
             throw new VerbsException(Errno.EINVAL, "the id already has a queue pair");
         }
         String idDevice = deviceName(id);
@@ -171,12 +171,24 @@ final class IbverbsCmId implements CmId {
 
     @Override
     public synchronized QueuePair qp() {
+        return openQp();
+    }
+
+    /**
+     * The id's queue pair, or null once the application closed it: librdmacm forgets a
+     * queue pair destroyed with {@code rdma_destroy_qp} the same way.
+     */
+    private IbverbsQp openQp() {
+        if (qp != null && qp.isClosed()) {
+            qp = null;
+        }
         return qp;
     }
 
     /** The id's queue pair if it is still open, retained: release it after use. */
     private IbverbsQp retainedQp() {
-        return qp != null && qp.tryRetain() ? qp : null;
+        IbverbsQp own = openQp();
+        return own != null && own.tryRetain() ? own : null;
     }
 
     @Override
@@ -282,7 +294,7 @@ final class IbverbsCmId implements CmId {
     @Override
     public synchronized void disconnect() {
         rdma_cm_id id = live();
-        if (qp != null) {
+        if (openQp() != null) {
             CmQpTransitions.toError(qp, attr);
         }
         NativeErrors.check(CmVerbs.disconnect(id), "rdma_disconnect");
@@ -306,7 +318,7 @@ final class IbverbsCmId implements CmId {
                 requestedInitiatorDepth = parameters.initiatorDepth();
             }
             case CONNECT_RESPONSE -> {
-                if (qp == null) {
+                if (openQp() == null) {
                     responseReceived = true;
                 } else {
                     int error = completeConnection();
@@ -321,7 +333,7 @@ final class IbverbsCmId implements CmId {
                 if (connectError) {
                     return null;
                 }
-                if (qp != null) {
+                if (openQp() != null) {
                     CmQpTransitions.toError(qp, attr);
                 }
             }
