@@ -223,22 +223,11 @@ final class IbverbsCmId implements CmId {
         }
         byte[] data = parameters.privateData();
         checkLength(data, "accept");
-        int responderResources = parameters.responderResources();
-        int initiatorDepth = parameters.initiatorDepth();
-        if (portSpace == PortSpace.TCP) {
-            DeviceLimits limits = DeviceLimits.of(id.verbs());
-            if (responderResources != CmVerbs.RDMA_MAX_DEPTH && responderResources > limits.maxResponderResources()
-                    || initiatorDepth != CmVerbs.RDMA_MAX_DEPTH && initiatorDepth > limits.maxInitiatorDepth()) {
-                throw new VerbsException(Errno.EINVAL, "responder resources " + responderResources
-                        + " or initiator depth " + initiatorDepth + " exceed the device's " + limits);
-            }
-            if (responderResources == CmVerbs.RDMA_MAX_DEPTH) {
-                responderResources = Math.min(requestedResponderResources, limits.maxResponderResources());
-            }
-            if (initiatorDepth == CmVerbs.RDMA_MAX_DEPTH) {
-                initiatorDepth = Math.min(requestedInitiatorDepth, limits.maxInitiatorDepth());
-            }
-        }
+        boolean tcp = portSpace == PortSpace.TCP;
+        AcceptDepths depths = AcceptDepths.of(parameters, requestedResponderResources, requestedInitiatorDepth,
+                tcp ? DeviceLimits.of(id.verbs()) : null, tcp);
+        int responderResources = depths.responderResources();
+        int initiatorDepth = depths.initiatorDepth();
         IbverbsQp own = retainedQp();
         try {
             if (own != null && qpType != QpType.UD) {
