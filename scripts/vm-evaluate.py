@@ -428,7 +428,7 @@ def judge_connection_manager(column_lines, problems):
                 return int(m.group(1))
         return 0
     passed, failed = count("successful"), count("failed")
-    column_lines.append("cm-ibverbs-rxe: %d passed, %d failed" % (passed, failed))
+    column_lines.append("cm-rxe-loopback: %d passed, %d failed" % (passed, failed))
     print("connection manager on rxe0: %d passed, %d failed, %d skipped" % (passed, failed, count("skipped")))
     if rc != "0" or passed == 0:
         problems.append("the connection manager on rxe0 failed (status %s, %d cases failed); log in target/vm/cm.log"

@@ -373,7 +373,8 @@ final class SoftCmId implements CmId, CmEndpoint {
     @Override
     public void onEstablished(CmConnection c, ConnectionParameters offer) {
         stage = Stage.CONNECTED;
-        channel.post(new CmEvent(CmEventType.ESTABLISHED, this, null, 0, offer));
+        // As the kernel reports it to a listener's id: no private data (the RTU's is not passed on).
+        channel.post(event(CmEventType.ESTABLISHED, 0));
     }
 
     @Override

@@ -19,6 +19,8 @@ public final class CmConnection {
     int remoteCommId;
     long remoteCaGuid;
     long transactionId;
+    /** The transaction id of the peer's DREQ, which the DREP answers. */
+    long dreqTransactionId;
     final InetAddress peer;
     long serviceId;
 

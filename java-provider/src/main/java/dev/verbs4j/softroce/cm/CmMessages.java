@@ -116,7 +116,7 @@ final class CmMessages {
         c.peerInitiatorDepth = u8(mad, REP_INITIATOR_DEPTH);
         c.peerRnrRetryCount = bits(mad, REP_RNR_SRQ, 0, 3);
         c.peerSrq = bits(mad, REP_RNR_SRQ, 3, 1) != 0;
-        return offer(c, bits(mad, REP_ACK_DELAY_FAILOVER_FC, 7, 1) != 0)
+        return offer(c, bits(mad, REP_ACK_DELAY_FAILOVER_FC, 7, 1) != 0).retryCount(0) // a REP has no retry count
                 .privateData(privateData(mad, REP_PRIVATE_DATA, REP_PRIVATE_DATA_SIZE));
     }
 
@@ -153,6 +153,13 @@ final class CmMessages {
         u32(mad, LOCAL_COMM_ID, c.localCommId);
         u32(mad, REMOTE_COMM_ID, c.remoteCommId);
         u24(mad, DREQ_REMOTE_QPN, c.remoteQpn);
+    }
+
+    /** A DREP answering the peer's DREQ on {@code c}. */
+    static void drep(MemorySegment mad, CmConnection c) {
+        header(mad, ATTR_DREP, c.dreqTransactionId);
+        u32(mad, LOCAL_COMM_ID, c.localCommId);
+        u32(mad, REMOTE_COMM_ID, c.remoteCommId);
     }
 
     /** A DREP answering the DREQ in {@code dreq}, from what that DREQ names. */

@@ -172,6 +172,9 @@ class CmAgentTest {
         a.disconnect(active, now);
         deliver();
         assertEquals(List.of("request", "established", "disconnected"), passiveSide.events);
+        assertEquals(List.of("reply"), activeSide.events, "the DREP waits for the passive application");
+        b.disconnect(passiveSide.connection, now);
+        deliver();
         assertEquals(List.of("reply", "disconnected"), activeSide.events);
         advance(TIMEOUTS.timewaitNs());
         assertEquals(List.of("reply", "disconnected", "timewait exit"), activeSide.events);
