@@ -100,7 +100,8 @@ final class IbverbsCmId implements CmId {
 
     @Override
     public synchronized void resolveRoute(Duration timeout) {
-        NativeErrors.check(CmVerbs.resolveRoute(live(), CmAddresses.millis(timeout)), "rdma_resolve_route");
+        NativeErrors.check(CmVerbs.resolveRoute(withDevice("rdma_resolve_route"), CmAddresses.millis(timeout)),
+                "rdma_resolve_route");
     }
 
     @Override
@@ -193,7 +194,7 @@ final class IbverbsCmId implements CmId {
 
     @Override
     public synchronized void connect(ConnectionParameters parameters) {
-        rdma_cm_id id = live();
+        rdma_cm_id id = withDevice("rdma_connect");
         byte[] data = parameters.privateData();
         if (portSpace == PortSpace.TCP && data.length > ConnectionParameters.MAX_CONNECT_PRIVATE_DATA) {
             throw new VerbsException(Errno.EINVAL, "a connect request carries at most "
@@ -216,7 +217,7 @@ final class IbverbsCmId implements CmId {
 
     @Override
     public synchronized void accept(ConnectionParameters parameters) {
-        rdma_cm_id id = live();
+        rdma_cm_id id = withDevice("rdma_accept");
         if (responseReceived) {
             establish(id);
             return;
@@ -282,7 +283,7 @@ final class IbverbsCmId implements CmId {
 
     @Override
     public synchronized void disconnect() {
-        rdma_cm_id id = live();
+        rdma_cm_id id = withDevice("rdma_disconnect");
         if (openQp() != null) {
             CmQpTransitions.toError(qp, attr);
         }
@@ -442,6 +443,20 @@ final class IbverbsCmId implements CmId {
             throw new VerbsException(Errno.EINVAL, "the CM id is closed");
         }
         return handle;
+    }
+
+    /**
+     * The open id, which must have a device: librdmacm's rdma_resolve_route, rdma_connect,
+     * rdma_accept and rdma_disconnect read the id's device without checking it, so on an id that never
+     * resolved an address they would crash the process; the kernel answers EINVAL there.
+     */
+    private rdma_cm_id withDevice(String call) {
+        rdma_cm_id id = live();
+        ibv_context verbs = id.verbs();
+        if (verbs == null || verbs.isNull()) {
+            throw new VerbsException(Errno.EINVAL, call + " needs an id with a device: resolve its address and route first");
+        }
+        return id;
     }
 
     private static String deviceName(rdma_cm_id id) {

@@ -149,6 +149,18 @@ class ConnectionManagerTest {
         assertEquals(Errno.EINVAL, e.error());
     }
 
+    /** On an id that resolved nothing, librdmacm itself would read a device it does not have: the provider refuses first. */
+    @Test
+    void callsThatNeedADeviceOnAFreshIdAreEinval(Testbed bed) {
+        CmSides cm = CmSides.open(bed);
+        CmId id = bed.track(cm.clientChannel().createId(PortSpace.TCP));
+        for (Runnable call : new Runnable[] {() -> id.resolveRoute(CmSides.timeout()), id::disconnect,
+                () -> id.accept(new ConnectionParameters().qpNumber(5))}) {
+            VerbsException e = assertThrows(VerbsException.class, call::run);
+            assertEquals(Errno.EINVAL, e.error(), e.getMessage());
+        }
+    }
+
     @Test
     void bindingAPortAListenerHoldsIsEaddrinuse(Testbed bed) {
         CmSides cm = CmSides.open(bed);
