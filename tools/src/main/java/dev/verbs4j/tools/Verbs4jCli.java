@@ -59,8 +59,9 @@ public final class Verbs4jCli {
         out.println("  devices [-v]   list providers and devices (like ibv_devinfo; -v for every attribute)");
         out.println("  demo           two soft devices on 127.0.0.1 and 127.0.0.2: send, write, read, atomics, ATOMIC WRITE, FLUSH");
         out.println("  pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT] [--size BYTES] [--iters N]"
-                + " [--mtu BYTES] [--all-ops] [server-host]");
-        out.println("                 like ibv_rc_pingpong: server without a host, client with one; checks every byte");
+                + " [--mtu BYTES] [--all-ops] [--cm] [server-host]");
+        out.println("                 like ibv_rc_pingpong: server without a host, client with one; checks every byte;");
+        out.println("                 --cm connects through the connection manager on --port instead of over TCP");
         out.println("  pingpong --compat ibv|ibv_rc_pingpong|ibv_uc_pingpong|ibv_ud_pingpong|ibv_srq_pingpong [--provider soft]");
         out.println("                 [--address IP] [that program's own options] [server-host]");
         out.println("                 one side of rdma-core's program, the other side being the C program itself");
