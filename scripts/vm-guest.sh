@@ -104,6 +104,13 @@ grep -c "^pass" "$out/c-tools-pingpong.log" | sed 's/^/pairings passed: /'
 grep -v "^pass" "$out/c-tools-pingpong.log" | tail -n 20
 echo "== ibv_*_pingpong pairings took $(( SECONDS - start )) s"
 
+step "rping, rdma_server/rdma_client and perftest -R on rxe0 against verbs4j through the connection manager"
+start=$SECONDS
+bash scripts/vm-guest-cm.sh > "$out/c-tools-cm.log" 2>&1
+grep -c "^pass" "$out/c-tools-cm.log" | sed 's/^/pairings passed: /'
+grep "^fail" "$out/c-tools-cm.log" | tail -n 20
+echo "== connection-manager pairings took $(( SECONDS - start )) s"
+
 step "perf: perftest on rxe0"
 {
     ib_write_bw -d rxe0 -x 1 -s 65536 -n 2000 -F --report_gbits > "$out/ib_write_bw-server.log" 2>&1 &

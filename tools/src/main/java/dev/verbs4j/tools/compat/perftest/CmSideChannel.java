@@ -112,9 +112,15 @@ final class CmSideChannel extends PerftestChannel {
         }
     }
 
-    /** The server's side: waits for one client on {@code address} as long as it takes, as perftest does. */
-    static CmSideChannel accept(CmEventChannel channel, InetSocketAddress address, String device, int gidIndex) {
+    /**
+     * The server's side: waits for one client on {@code address} as long as it takes, as
+     * perftest does; says so on {@code out} once it listens.
+     */
+    static CmSideChannel accept(CmEventChannel channel, InetSocketAddress address, String device, int gidIndex,
+                                java.io.PrintStream out) {
         try (CmId listener = CmSetup.listen(channel, address, 1)) {
+            out.printf(" listening for the perftest client through the connection manager on %s%n", address);
+            out.flush();
             CmEvent request = CmSetup.awaitRequest(channel, null);
             CmSideChannel made = null;
             try {

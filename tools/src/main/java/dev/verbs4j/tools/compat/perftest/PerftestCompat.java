@@ -89,12 +89,12 @@ public final class PerftestCompat {
         String role = o.isServer() ? "server" : "client";
         InetSocketAddress here = o.address == null ? null : CmSetup.address(o.address, o.isServer() ? o.port : 0);
         out.printf("verbs4j perf --compat perftest: %s %s with rdma_cm (%s)%n", o.test.program(), role,
-                o.isServer() ? "listening on port " + o.port : "of " + o.host + ":" + o.port);
+                o.isServer() ? "port " + o.port : "of " + o.host + ":" + o.port);
         out.flush();
         try (CmEventChannel exchange = CmSetup.channel(o.provider, o.address);
              CmEventChannel data = CmSetup.channel(o.provider, null)) {
             CmSideChannel channel = o.isServer()
-                    ? CmSideChannel.accept(exchange, here != null ? here : CmSetup.address(null, o.port), o.device, o.gidIndex)
+                    ? CmSideChannel.accept(exchange, here != null ? here : CmSetup.address(null, o.port), o.device, o.gidIndex, out)
                     : CmSideChannel.connect(exchange, here, CmSetup.address(o.host, o.port), o.device, o.gidIndex);
             try (channel) {
                 out.printf(" rdma_cm exchange connected on %s%n", channel.device().name());
