@@ -66,7 +66,9 @@ cm_pair() {
     wait "$spid"
     src=$?
     if [ "$crc" = 0 ] && [ "$src" = 0 ] && eval "$check"; then
-        record_case "$tsv" "$id" pass "$(grep -h "pings\|verified\|^ *[0-9]" "$clog" "$slog" | tail -n 1 | tr -s ' ')"
+        local figure
+        figure=$(grep -h "pings\|verified\|^ *[0-9]" "$clog" "$slog" | tail -n 1 | tr -s ' \t' ' ')
+        record_case "$tsv" "$id" pass "${figure:-both sides exited 0}"
     else
         record_case "$tsv" "$id" fail "exit status server $src, client $crc; server: $(tail -n 1 "$slog"); client: $(tail -n 1 "$clog")"
     fi
@@ -102,6 +104,15 @@ pairings() {
     done
 }
 
+# The C programs against themselves on rxe0: the reference the pairings are read against.
+cm_pair "ctools/rping#cm-c.cserverCclient" "$bin/rping -s -a 10.9.0.1 -p @PORT@ -V" \
+    "$bin/rping -c -a 10.9.0.1 -p @PORT@ -C $pings -V" "" true
+cm_pair "ctools/rdma_server#cm-c.cserverCclient" "$bin/rdma_server -s 10.9.0.1 -p @PORT@" \
+    "$bin/rdma_client -s 10.9.0.1 -p @PORT@" "" 'grep -q "end 0" "$slog" && grep -q "end 0" "$clog"'
+for test in write_bw send_bw; do
+    cm_pair "ctools/ib_$test-R#cm-c.cserverCclient" "ib_$test -d rxe0 -R -F -s 65536 -n 200 --report_gbits -p @PORT@" \
+        "ib_$test -d rxe0 -R -F -s 65536 -n 200 --report_gbits -p @PORT@ 10.9.0.1" "" 'grep -q "^ *65536 " "$clog"'
+done
 pairings soft in_peer 10.9.0.2 "--address 10.9.0.2"
 pairings ibverbs "" 10.9.0.1 "--provider ibverbs --device rxe0"
 echo "== connection-manager pairings: $(grep -c $'\tpass\t' "$tsv") pass, $(grep -c $'\tfail\t' "$tsv") fail"
