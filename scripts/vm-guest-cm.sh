@@ -70,7 +70,7 @@ cm_pair() {
         figure=$(grep -h "pings\|verified\|^ *[0-9]" "$clog" "$slog" | tail -n 1 | tr -s ' \t' ' ')
         record_case "$tsv" "$id" pass "${figure:-both sides exited 0}"
     else
-        record_case "$tsv" "$id" fail "exit status server $src, client $crc; server: $(tail -n 1 "$slog"); client: $(tail -n 1 "$clog")"
+        record_case "$tsv" "$id" fail "exit status server $src, client $crc; server: $(tail -n 2 "$slog" | tr "\n\t" "  "); client: $(tail -n 2 "$clog" | tr "\n\t" "  ")"
     fi
 }
 
