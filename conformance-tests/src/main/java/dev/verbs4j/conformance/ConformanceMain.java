@@ -38,17 +38,18 @@ import java.util.Map;
  */
 public final class ConformanceMain {
     private static final String SUITE_PACKAGE = "dev.verbs4j.conformance";
-    private static final Map<String, String> PROPERTY_OPTIONS = Map.of(
-            "--provider", ConformanceConfig.PROVIDER,
-            "--device", ConformanceConfig.DEVICE,
-            "--peer-provider", ConformanceConfig.PEER_PROVIDER,
-            "--peer-device", ConformanceConfig.PEER_DEVICE,
-            "--peer-agent", ConformanceConfig.PEER_AGENT,
-            "--agent-jvm-options", ConformanceConfig.AGENT_JVM_OPTIONS,
-            "--shared-folder", ConformanceConfig.SHARED_FOLDER,
-            "--label", ConformanceConfig.LABEL,
-            "--report-dir", ReportFiles.DIR_PROPERTY,
-            "--timeout-ms", Completions.TIMEOUT_PROPERTY);
+    private static final Map<String, String> PROPERTY_OPTIONS = Map.ofEntries(
+            Map.entry("--provider", ConformanceConfig.PROVIDER),
+            Map.entry("--device", ConformanceConfig.DEVICE),
+            Map.entry("--peer-provider", ConformanceConfig.PEER_PROVIDER),
+            Map.entry("--peer-device", ConformanceConfig.PEER_DEVICE),
+            Map.entry("--peer-agent", ConformanceConfig.PEER_AGENT),
+            Map.entry("--agent-jvm-options", ConformanceConfig.AGENT_JVM_OPTIONS),
+            Map.entry("--shared-folder", ConformanceConfig.SHARED_FOLDER),
+            Map.entry("--label", ConformanceConfig.LABEL),
+            Map.entry("--report-dir", ReportFiles.DIR_PROPERTY),
+            Map.entry("--timeout-ms", Completions.TIMEOUT_PROPERTY),
+            Map.entry("--connect", "verbs4j.conformance.connect"));
 
     private ConformanceMain() {
     }
@@ -163,7 +164,9 @@ public final class ConformanceMain {
                   --label TEXT          run label and report file name (default provider-peerProvider)
                   --report-dir DIR      report folder (default target/conformance)
                   --timeout-ms N        how long a case waits for an expected completion (default 5000)
-                  --select WHAT         a family (base, errors, misuse, flush, atomicwrite, memwindow, odp, access) or a class (errors.ResourceLifetimeTest); repeatable
+                  --connect HOW         how RC pairs connect: memory (default, attributes set directly) or cm
+                                        (through the connection manager, as librdmacm applications do)
+                  --select WHAT         a family (base, errors, misuse, cm, flush, atomicwrite, memwindow, odp, access) or a class (errors.ResourceLifetimeTest); repeatable
                   --list                list providers and devices, then exit
                   --merge               only rebuild the matrix from the JSON reports in the report folder;
                                         exit 1 when a case's columns disagree without a listed finding

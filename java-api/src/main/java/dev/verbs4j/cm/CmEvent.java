@@ -11,8 +11,11 @@ package dev.verbs4j.cm;
  * @param listenId   for a connect request, the listening id; else {@code null}
  * @param status     0, a negative errno for the {@code *_ERROR} and {@link CmEventType#UNREACHABLE}
  *                   events, or the {@link RejectReason} number of a {@link CmEventType#REJECTED}
- * @param parameters the peer's offer for the connect events, its private data included
- *                   (for a rejection, the reject's private data); else empty parameters
+ * @param parameters the peer's offer for the connect events, seen from this side as librdmacm
+ *                   reports it (the peer's initiator depth is this side's responder resources,
+ *                   and back), its private data included at the full length the message
+ *                   carries (56 bytes in a request, 196 in an accept, 148 in a reject); else
+ *                   empty parameters
  */
 public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, ConnectionParameters parameters) {
 

@@ -75,6 +75,6 @@ public final class SoftProvider implements VerbsProvider {
 
     @Override
     public dev.verbs4j.cm.CmEventChannel createCmEventChannel() {
-        throw new dev.verbs4j.VerbsException(dev.verbs4j.Errno.EOPNOTSUPP, "provider " + name() + " has no connection manager yet");
+        return new SoftCmEventChannel();
     }
 }

@@ -127,6 +127,14 @@ final class AgentClient implements AutoCloseable {
         }, null, null);
     }
 
+    /** A connection-manager event channel of the agent's provider. */
+    dev.verbs4j.cm.CmEventChannel cmEventChannel(String provider) {
+        return (dev.verbs4j.cm.CmEventChannel) request(out -> {
+            out.writeByte(Protocol.CM_CHANNEL);
+            out.writeUTF(provider);
+        }, null, null);
+    }
+
     /** Asks the agent for a Unix domain socket in {@code folder}; uses it if this process sees it there too. */
     private void openLocalChannel(Path folder) {
         String path = (String) request(out -> {

@@ -80,6 +80,14 @@ public final class AgentDevice implements PeerProcessDevice {
     }
 
     @Override
+    public synchronized dev.verbs4j.cm.CmEventChannel createCmEventChannel() {
+        if (client == null) {
+            throw new IllegalStateException("open the agent's device first");
+        }
+        return client.cmEventChannel(provider);
+    }
+
+    @Override
     public synchronized SharedMemory memory() {
         if (client == null) {
             throw new IllegalStateException("open the agent's device first");

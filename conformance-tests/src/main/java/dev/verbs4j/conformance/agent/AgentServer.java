@@ -213,6 +213,10 @@ final class AgentServer {
                 String folder = in.readUTF();
                 reply(out, () -> openLocalChannel(folder), null);
             }
+            case Protocol.CM_CHANNEL -> {
+                String provider = in.readUTF();
+                reply(out, () -> Verbs.provider(provider).createCmEventChannel(), null);
+            }
             case Protocol.SHUTDOWN -> {
                 out.writeByte(Protocol.OK);
                 codec.write(out, null, null);

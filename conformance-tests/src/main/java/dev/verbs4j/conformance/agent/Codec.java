@@ -65,6 +65,8 @@ final class Codec {
     private static final int OBJECT = 19;
     /** The value is the call's argument of that index (a method that returns its out-parameter). */
     private static final int ARGUMENT = 20;
+    /** A socket address: the IP address's bytes and the port. */
+    private static final int SOCKET_ADDRESS = 21;
 
     /** Only the API's own classes cross field by field. */
     private static final String API_PACKAGE = "dev.verbs4j.";
@@ -139,6 +141,12 @@ final class Codec {
         } else if (value instanceof Optional<?> optional) {
             out.writeByte(OPTIONAL);
             write(out, optional.orElse(null), null);
+        } else if (value instanceof java.net.InetSocketAddress a && !a.isUnresolved()) {
+            out.writeByte(SOCKET_ADDRESS);
+            byte[] raw = a.getAddress().getAddress();
+            out.writeByte(raw.length);
+            out.write(raw);
+            out.writeShort(a.getPort());
         } else if (value instanceof Duration d) {
             out.writeByte(DURATION);
             out.writeLong(d.getSeconds());
@@ -207,6 +215,11 @@ final class Codec {
             }
             case OPTIONAL -> Optional.ofNullable(read(in, null, null));
             case DURATION -> Duration.ofSeconds(in.readLong(), in.readInt());
+            case SOCKET_ADDRESS -> {
+                byte[] raw = new byte[in.readUnsignedByte()];
+                in.readFully(raw);
+                yield new java.net.InetSocketAddress(java.net.InetAddress.getByAddress(raw), in.readUnsignedShort());
+            }
             case ARRAY -> {
                 Class<?> type = type(in.readUTF());
                 int n = in.readInt();
@@ -326,7 +339,7 @@ final class Codec {
 
     private static boolean isImmutable(Object value) {
         return value instanceof String || value instanceof Number || value instanceof Boolean || value instanceof Enum<?>
-                || value instanceof Record || value instanceof Character;
+                || value instanceof Record || value instanceof Character || value instanceof java.net.InetSocketAddress;
     }
 
     private static Field[] fields(Class<?> type) {

@@ -30,6 +30,8 @@ final class Protocol {
      * uses for its further connections: on one machine it costs less per call than TCP.
      */
     static final int LOCAL_CHANNEL = 6;
+    /** Opens a connection-manager event channel of the named provider in the agent. */
+    static final int CM_CHANNEL = 7;
 
     static final int OK = 0;
     static final int THROWN = 1;

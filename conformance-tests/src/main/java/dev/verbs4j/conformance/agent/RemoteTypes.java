@@ -23,7 +23,7 @@ import java.util.Set;
 final class RemoteTypes {
     static final List<Class<?>> INTERFACES = List.of(DeviceContext.class, ProtectionDomain.class, MemoryRegion.class,
             MemoryWindow.class, ExtendedCompletionQueue.class, CompletionQueue.class, CompletionChannel.class, QueuePair.class, SharedReceiveQueue.class,
-            AddressHandle.class, Device.class);
+            AddressHandle.class, Device.class, dev.verbs4j.cm.CmEventChannel.class, dev.verbs4j.cm.CmId.class);
 
     /**
      * Calls without arguments whose answer never changes for the resource's life: the test
@@ -40,7 +40,8 @@ final class RemoteTypes {
             "CompletionQueue#channel", "ExtendedCompletionQueue#fields",
             "MemoryWindow#type",
             "SharedReceiveQueue#maxSge",
-            "AddressHandle#attributes");
+            "AddressHandle#attributes",
+            "CmId#channel", "CmId#portSpace", "CmId#qpType");
 
     private RemoteTypes() {
     }

@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * summary line counts them.
  */
 public final class MatrixWriter {
-    private static final List<String> FAMILY_ORDER = List.of("base", "errors", "misuse", "flush", "atomicwrite", "memwindow", "odp");
+    private static final List<String> FAMILY_ORDER = List.of("base", "errors", "misuse", "cm", "flush", "atomicwrite", "memwindow", "odp");
     private static final int CELL_DETAIL_CHARS = 70;
 
     private final List<RunReport> runs;

@@ -36,13 +36,17 @@ public final class Counters {
     public static final int ENGINE_FAULTS = 24;
     public static final int ICRC_RXE_FLUSH_VARIANT = 25;
     public static final int DROP_ACCESS = 26;
+    /** Datagrams to QP1 that are not a well-formed management datagram, or that no agent takes. */
+    public static final int DROP_MAD = 27;
+    public static final int MADS_IN = 28;
+    public static final int MADS_OUT = 29;
 
     private static final String[] NAMES = {
         "packets_in", "packets_out", "bytes_in", "bytes_out", "retransmits", "timeouts", "naks_sent",
         "naks_received", "rnr_naks_sent", "rnr_naks_received", "duplicates", "out_of_sequence", "drop_icrc",
         "drop_malformed", "drop_unknown_qp", "drop_opcode_sequence", "drop_length", "drop_pkey", "drop_qkey",
         "drop_address", "drop_qp_state", "drop_send_failed", "drop_ghost_response", "icrc_ipv4_id_recovered",
-        "engine_faults", "icrc_rxe_flush_variant", "drop_access"
+        "engine_faults", "icrc_rxe_flush_variant", "drop_access", "drop_mad", "mads_in", "mads_out"
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);
@@ -65,7 +69,7 @@ public final class Counters {
         for (int i = DROP_ICRC; i <= DROP_GHOST_RESPONSE; i++) {
             sum += values.get(i);
         }
-        return sum + values.get(DROP_ACCESS);
+        return sum + values.get(DROP_ACCESS) + values.get(DROP_MAD);
     }
 
     /** Name → value, in a stable order (allocates; for reports). */

@@ -43,6 +43,12 @@ import java.util.function.Consumer;
 public final class DeviceEngine implements AutoCloseable {
     /** Queue pair numbers start here, as in the kernel rxe; 0 and 1 are the special QPs. */
     static final int FIRST_QPN = 0x11;
+    /** The general services QP, which carries management datagrams such as the connection manager's. */
+    public static final int GSI_QPN = 1;
+    /** The Q_Key of QP1 (IBTA 10.2.4.2). */
+    public static final int GSI_QKEY = 0x8001_0000;
+    /** A management datagram's length: its 24-byte common header and 232 bytes of class data. */
+    public static final int MAD_SIZE = 256;
     private static final int RECEIVE_BUDGET = 256;
     private static final int BUFFER_SIZE = 1 << 16;
 
@@ -84,6 +90,9 @@ public final class DeviceEngine implements AutoCloseable {
     private final InetSocketAddress[] rxFlowSources = new InetSocketAddress[Link.SOURCE_SLOTS];
     private final UdpFlow[] rxFlows = new UdpFlow[Link.SOURCE_SLOTS];
     private volatile PcapWriter capture;
+    private GsiAgent gsi;
+    private final UdpFlow gsiFlow = new UdpFlow();
+    private int gsiPsn;
     private volatile Runnable wakeupHook;
     private volatile boolean rxeFlushIcrc = Boolean.getBoolean(RXE_FLUSH_ICRC_PROPERTY);
 
@@ -307,6 +316,9 @@ public final class DeviceEngine implements AutoCloseable {
         lock.lock();
         try {
             int work = receive(nowNs);
+            if (gsi != null) {
+                work += gsi.doWork(nowNs);
+            }
             for (int i = 0; i < active.size(); i++) {
                 work += active.get(i).doWork(nowNs);
             }
@@ -447,6 +459,10 @@ public final class DeviceEngine implements AutoCloseable {
             return;
         }
         int qpn = view.bth().destQp();
+        if (qpn == GSI_QPN) {
+            receiveMad(source, nowNs);
+            return;
+        }
         QpEngine qp = qpn < qps.length ? qps[qpn] : null;
         if (qp == null) {
             counters.increment(Counters.DROP_UNKNOWN_QP);
@@ -466,6 +482,62 @@ public final class DeviceEngine implements AutoCloseable {
         } else {
             qp.completer.onResponse(view, nowNs);
         }
+    }
+
+    /**
+     * A datagram to QP1: it must be a UD SEND carrying one MAD with QP1's Q_Key (as the
+     * kernel rxe checks for its GSI QP); anything else, or a MAD with no agent to take it,
+     * is a counted drop.
+     */
+    private void receiveMad(InetSocketAddress source, long nowNs) {
+        if (gsi == null || view.opcode() != Opcodes.UD_SEND_ONLY || view.deth().qkey() != GSI_QKEY
+                || view.payloadLength() < MAD_SIZE) {
+            counters.increment(Counters.DROP_MAD);
+            return;
+        }
+        counters.increment(Counters.MADS_IN);
+        gsi.onMad(rxSegment.asSlice(view.payloadOffset(), MAD_SIZE), source.getAddress(), nowNs);
+    }
+
+    /** The agent that takes MADs to QP1, or {@code null}. */
+    public GsiAgent gsiAgent() {
+        return gsi;
+    }
+
+    /** Sets the agent that takes MADs to QP1 and whose timers run in {@link #doWork}. */
+    public void gsiAgent(GsiAgent agent) {
+        lock.lock();
+        try {
+            this.gsi = agent;
+        } finally {
+            lock.unlock();
+        }
+        wakeup();
+    }
+
+    /**
+     * Sends one MAD from QP1 to QP1 of the device at {@code destination} (a UD SEND with
+     * QP1's Q_Key). Call with the lock held.
+     *
+     * @return whether the link took it
+     */
+    public boolean sendMad(InetAddress destination, MemorySegment mad) {
+        PacketBuilder b = startPacket(Opcodes.UD_SEND_ONLY);
+        b.bth().init(Opcodes.UD_SEND_ONLY, false, false, 0, 0xFFFF, GSI_QPN, false, gsiPsn);
+        gsiPsn = (gsiPsn + 1) & 0xFF_FFFF;
+        b.deth().init(GSI_QKEY, GSI_QPN);
+        MemorySegment.copy(mad, 0, txSegment, b.payloadOffset(), MAD_SIZE);
+        InetSocketAddress peer = new InetSocketAddress(destination, peerPort);
+        flowTo(peer, gsiFlow);
+        int length = builder.finish(MAD_SIZE, icrc, gsiFlow, 0);
+        record(txSegment, length, gsiFlow);
+        if (link.send(txBuffer, length, peer, local.getPort())) {
+            counters.increment(Counters.PACKETS_OUT);
+            counters.increment(Counters.MADS_OUT);
+            return true;
+        }
+        counters.increment(Counters.DROP_SEND_FAILED);
+        return false;
     }
 
     /** The 40-byte GRH area a UD receive gets: zeros and the IPv4 header, or the IPv6 header. */
