@@ -4,6 +4,7 @@ import dev.verbs4j.Device;
 import dev.verbs4j.Errno;
 import dev.verbs4j.ForkStatus;
 import dev.verbs4j.VerbsException;
+import dev.verbs4j.cm.CmEventChannel;
 import dev.verbs4j.ibverbs.binding.DeviceVerbs;
 import dev.verbs4j.spi.VerbsProvider;
 
@@ -91,8 +92,14 @@ public final class IbverbsProvider implements VerbsProvider {
         return NAME;
     }
 
+    /**
+     * An event channel of librdmacm ({@code rdma_create_event_channel}).
+     *
+     * @throws VerbsException {@code ENODEV} where {@code /dev/infiniband/rdma_cm} is absent or
+     *         librdmacm cannot be loaded; else the errno librdmacm gives
+     */
     @Override
-    public dev.verbs4j.cm.CmEventChannel createCmEventChannel() {
-        throw new dev.verbs4j.VerbsException(dev.verbs4j.Errno.EOPNOTSUPP, "provider " + name() + " has no connection manager yet");
+    public CmEventChannel createCmEventChannel() {
+        return IbverbsCmEventChannel.open(IbverbsCmEventChannel.CM_DEVICE);
     }
 }

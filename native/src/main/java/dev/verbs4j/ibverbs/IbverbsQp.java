@@ -115,6 +115,18 @@ final class IbverbsQp extends Resource implements QueuePair {
                 "ibv_modify_qp(QP 0x" + Integer.toHexString(qpn) + ", mask 0x" + Integer.toHexString(mask) + ")");
     }
 
+    /**
+     * {@code ibv_modify_qp} with attributes another call filled (the connection manager's
+     * {@code rdma_init_qp_attr}).
+     *
+     * @param target the state, for the message
+     */
+    synchronized void modifyPrepared(ibv_qp_attr prepared, int mask, String target) {
+        ensureOpen();
+        NativeErrors.check(QueuePairVerbs.ibv_modify_qp(handle, prepared, mask), "ibv_modify_qp(QP 0x"
+                + Integer.toHexString(qpn) + " to " + target + ", mask 0x" + Integer.toHexString(mask) + ")");
+    }
+
     @Override
     public synchronized QpAttributes query(QpAttributes out) {
         ensureOpen();
