@@ -23,8 +23,9 @@ port=19100
 pings=10
 echo "== connection-manager programs against verbs4j (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
 
-# The command that runs $* in namespace 'peer' with the guest's environment.
+# The command that runs $* in namespace 'peer', or in this one, with the guest's functions.
 in_peer() { echo "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $*'"; }
+in_root() { echo "bash -c 'source scripts/vm-guest-env.sh; $*'"; }
 
 # Stops the server started as process $1 (the shell running its 'timeout', or 'timeout'
 # itself), which passes the signal to the whole command.
@@ -75,10 +76,10 @@ cm_pair() {
 }
 
 # Every pairing with the verbs4j side on provider $1: $2 wraps its commands (in_peer or
-# nothing), $3 its address, $4 its provider options.
+# in_root), $3 its address, $4 its provider options.
 pairings() {
     local provider=$1 wrap=$2 ip=$3 popts=$4
-    v() { if [ "$wrap" = in_peer ]; then in_peer "$v4j $*"; else echo "$v4j $*"; fi; }
+    v() { "$wrap" "$v4j $*"; }
 
     # rping: -V has the client compare what came back; the verbs4j server checks each ping's text.
     cm_pair "ctools/rping#cm-$provider.cserver" "$bin/rping -s -a 10.9.0.1 -p @PORT@ -V" \
@@ -114,5 +115,5 @@ for test in write_bw send_bw; do
         "ib_$test -d rxe0 -R -F -s 65536 -n 200 --report_gbits -p @PORT@ 10.9.0.1" "" 'grep -q "^ *65536 " "$clog"'
 done
 pairings soft in_peer 10.9.0.2 "--address 10.9.0.2"
-pairings ibverbs "" 10.9.0.1 "--provider ibverbs --device rxe0"
+pairings ibverbs in_root 10.9.0.1 "--provider ibverbs --device rxe0"
 echo "== connection-manager pairings: $(grep -c $'\tpass\t' "$tsv") pass, $(grep -c $'\tfail\t' "$tsv") fail"
