@@ -31,11 +31,14 @@ final class PingpongCm implements AutoCloseable {
     private final CmEventChannel channel;
     private final CmId listener;
     final CmId id;
+    /** The server's: the client's request, whose parameters name its queue pair. */
+    private final CmEvent request;
 
-    private PingpongCm(CmEventChannel channel, CmId listener, CmId id) {
+    private PingpongCm(CmEventChannel channel, CmId listener, CmId id, CmEvent request) {
         this.channel = channel;
         this.listener = listener;
         this.id = id;
+        this.request = request;
     }
 
     /** The server's first step: waits for a client's request (up to {@code timeout}). */
@@ -46,7 +49,7 @@ final class PingpongCm implements AutoCloseable {
             out.flush();
             CmEvent request = CmSetup.awaitRequest(channel, timeout);
             CmSetup.checkDevice(request.id(), options.device());
-            return new PingpongCm(channel, listener, request.id());
+            return new PingpongCm(channel, listener, request.id(), request);
         } catch (RuntimeException e) {
             listener.close();
             throw e;
@@ -63,7 +66,7 @@ final class PingpongCm implements AutoCloseable {
             id.close();
             throw e;
         }
-        return new PingpongCm(channel, null, id);
+        return new PingpongCm(channel, null, id, null);
     }
 
     /** The server accepts, offering {@code shared}; returns the client's end (its QPN). */
@@ -71,8 +74,8 @@ final class PingpongCm implements AutoCloseable {
         byte[] region = ByteBuffer.allocate(REGION_BYTES).putLong(shared.address()).putInt(shared.rkey())
                 .putInt((int) shared.length()).array();
         id.accept(new ConnectionParameters().set(PARAMETERS).privateData(region));
-        CmEvent established = channel.expect(CmEventType.ESTABLISHED, timeout);
-        return endpoint(established, 0, 0, 0);
+        channel.expect(CmEventType.ESTABLISHED, timeout);
+        return endpoint(request, 0, 0, 0);
     }
 
     /** The client connects; returns the server's end with the region its reply described. */

@@ -145,6 +145,10 @@ final class PingpongCommand {
                     open(cm.id.device(), arena);
                     postReceive(0);
                     QpEndpoint peer = options.isServer() ? cm.accept(shared, TIMEOUT) : cm.connect(TIMEOUT);
+                    if (options.allOps()) {
+                        // The connection manager grants REMOTE_WRITE, READ and ATOMIC; FLUSH is granted here, RTS to RTS.
+                        qp.modify(new dev.verbs4j.QpAttributes().access(access()));
+                    }
                     out.printf("pingpong: connected through the connection manager on %s: local QPN 0x%06x, remote QPN 0x%06x%n",
                             ctx.device().name(), qp.qpn(), peer.qpn());
                     boolean ok = options.isServer() ? serve(peer) : drive(peer);

@@ -23,6 +23,7 @@ import dev.verbs4j.tools.cm.CompletionWaiter;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.EnumSet;
 
@@ -83,7 +84,8 @@ public final class CmExampleCommand {
     }
 
     private static int connect(CmExampleOptions o, CmEventChannel channel, PrintStream out) {
-        try (CmId id = CmSetup.resolve(channel, null, CmSetup.address(o.address, o.port)); Exchange x = new Exchange(id, o.device)) {
+        InetSocketAddress source = o.softAddress == null ? null : CmSetup.address(o.softAddress, 0);
+        try (CmId id = CmSetup.resolve(channel, source, CmSetup.address(o.address, o.port)); Exchange x = new Exchange(id, o.device)) {
             x.postReceive();
             id.connect(new ConnectionParameters());
             channel.expect(CmEventType.ESTABLISHED, CmSetup.EVENT_TIMEOUT);

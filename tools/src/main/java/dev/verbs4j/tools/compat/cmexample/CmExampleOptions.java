@@ -13,7 +13,8 @@ final class CmExampleOptions {
               -p PORT          the connection manager's port (default 7471)
               --provider NAME  soft (default) or ibverbs
               --device NAME    refuse to run when the address resolves to another device
-              --address IP     the soft provider's device address (default: the server's -s)
+              --address IP     the soft provider's device address (default: the server's -s); the client
+                               resolves from it
             """;
 
     final boolean server;
