@@ -19,8 +19,8 @@ import java.util.List;
  * The test's own queue pairs connected through the connection manager, as perftest does
  * with {@code -R} ({@code create_rdma_cm_connection}): the client resolves and connects one
  * id per queue pair to the server's port, trying again while the server is not listening
- * yet; the server listens on the same port (its exchange no longer does) and accepts as
- * many requests as there are queue pairs. The queue pairs made beforehand are handed to the
+ * yet; the server listens on the same port (its exchange no longer does), from before the
+ * exchange that lets the client go on, and accepts as many requests as there are queue pairs. The queue pairs made beforehand are handed to the
  * ids, which take them to RTS. READ and atomic tests offer their outstanding reads as both
  * initiator depth and responder resources.
  */
@@ -79,11 +79,23 @@ final class CmDataConnection implements AutoCloseable {
         }
     }
 
-    /** The server's side: one request per queue pair of {@code side}, each accepted and established. */
-    static CmDataConnection accept(CmEventChannel channel, PerftestSide side, InetSocketAddress address) {
+    /**
+     * The server's first step, taken before the exchange that lets the client connect: the C
+     * client's first request comes as soon as that exchange is over, and perftest 4.5's client
+     * does not survive a refusal.
+     */
+    static CmId listen(CmEventChannel channel, PerftestSide side, InetSocketAddress address) {
+        return CmSetup.listen(channel, address, side.qps.length);
+    }
+
+    /**
+     * The server's second step: one request per queue pair of {@code side} on {@code listener}
+     * (which this closes), each accepted and established.
+     */
+    static CmDataConnection accept(CmEventChannel channel, PerftestSide side, CmId listener) {
         CmDataConnection made = new CmDataConnection(channel);
         int established = 0;
-        try (CmId listener = CmSetup.listen(channel, address, side.qps.length)) {
+        try (listener) {
             while (made.ids.size() < side.qps.length || established < side.qps.length) {
                 CmEvent event = channel.nextEvent(CmSetup.EVENT_TIMEOUT).orElseThrow(() -> new IllegalStateException(
                         "the perftest client did not connect its queue pairs within " + CmSetup.EVENT_TIMEOUT));

@@ -4,6 +4,7 @@ import dev.verbs4j.Device;
 import dev.verbs4j.DeviceContext;
 import dev.verbs4j.Mtu;
 import dev.verbs4j.cm.CmEventChannel;
+import dev.verbs4j.cm.CmId;
 import dev.verbs4j.tools.DeviceChoice;
 import dev.verbs4j.tools.cm.CmSetup;
 
@@ -177,11 +178,20 @@ public final class PerftestCompat {
 
         /** {@code create_rdma_cm_connection}: an exchange, the connections, another exchange. */
         private void connectThroughCm() {
-            sync();
             InetSocketAddress here = o.address == null ? null : CmSetup.address(o.address, o.isServer() ? o.port : 0);
-            connection = o.isServer()
-                    ? CmDataConnection.accept(cm, side, here != null ? here : CmSetup.address(null, o.port))
-                    : CmDataConnection.connect(cm, side, here, CmSetup.address(o.host, o.port));
+            if (o.isServer()) {
+                CmId listener = CmDataConnection.listen(cm, side, here != null ? here : CmSetup.address(null, o.port));
+                try {
+                    sync();
+                } catch (RuntimeException e) {
+                    listener.close();
+                    throw e;
+                }
+                connection = CmDataConnection.accept(cm, side, listener);
+            } else {
+                sync();
+                connection = CmDataConnection.connect(cm, side, here, CmSetup.address(o.host, o.port));
+            }
             out.printf(" %d queue pair(s) connected through rdma_cm%n", side.qps.length);
             sync();
         }
