@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build needs when they are missing: the libibverbs
-# headers and library the ibverbs provider compiles and links against, and a C++
+# headers and library the ibverbs provider compiles and links against, librdmacm.so.1
+# its connection-manager library links against, and a C++
 # compiler for its JNI layer. Newer rdma-core headers (FLUSH) are fetched by the
 # native module's own build. Does nothing when everything is present.
 set -euo pipefail
 needed=()
 [ -f /usr/include/infiniband/verbs.h ] || needed+=(libibverbs-dev)
 ls /usr/lib/*/libibverbs.so >/dev/null 2>&1 || needed+=(libibverbs-dev)
+ls /usr/lib/*/librdmacm.so.1 >/dev/null 2>&1 || needed+=(librdmacm1)
 ls /usr/lib/*/libibverbs/librxe-rdmav*.so >/dev/null 2>&1 || needed+=(ibverbs-providers)
 command -v g++ >/dev/null 2>&1 || needed+=(g++)
 command -v dpkg-deb >/dev/null 2>&1 || needed+=(dpkg)

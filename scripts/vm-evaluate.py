@@ -410,6 +410,30 @@ def judge_fuzzer(column_lines, problems):
     return 0
 
 
+def judge_connection_manager(column_lines, problems):
+    """CmRxeLoopbackTest on rxe0 (cm.rc, cm.log, the JUnit launcher's summary): the cases passed."""
+    try:
+        with open(os.path.join(VM, "cm.rc")) as f:
+            rc = f.read().strip()
+    except OSError:
+        rc = "missing"
+    log = read_lines(os.path.join(VM, "cm.log")) or []
+
+    def count(word):
+        for line in log:
+            m = re.match(r"^\[\s*(\d+) tests %s\s*\]" % word, line)
+            if m:
+                return int(m.group(1))
+        return 0
+    passed, failed = count("successful"), count("failed")
+    column_lines.append("cm-ibverbs-rxe: %d passed, %d failed" % (passed, failed))
+    print("connection manager on rxe0: %d passed, %d failed, %d skipped" % (passed, failed, count("skipped")))
+    if rc != "0" or passed == 0:
+        problems.append("the connection manager on rxe0 failed (status %s, %d cases failed); log in target/vm/cm.log"
+                        % (rc, failed))
+    return passed
+
+
 def main():
     kernel_columns_only = sys.argv[1:] == ["--kernel-columns"]
     problems = []
@@ -491,8 +515,9 @@ def main():
                   % (what, float(line[3]), float(bw_c[3]), 100 * float(line[3]) / float(bw_c[3])))
 
     fuzz_passed = judge_fuzzer(column_lines, problems)
+    cm_passed = judge_connection_manager(column_lines, problems)
 
-    passed += interop_passed + fuzz_passed
+    passed += interop_passed + fuzz_passed + cm_passed
     print("kernel rxe VM, all columns: %d passed, %d failed, %d skipped, %d findings"
           % (passed, len(problems), skipped, findings))
     with open(os.path.join(VM, "summary.env"), "w") as f:

@@ -38,7 +38,7 @@ import java.time.Duration;
  */
 final class IbverbsCmId implements CmId {
     private static final int BYTE = 0xff;
-    private static final int NO_ADDRESS = 16;
+    private static final int ADDRESS_BYTES = 16;
 
     final long address;
     private final IbverbsCmEventChannel channel;
@@ -372,11 +372,17 @@ final class IbverbsCmId implements CmId {
         return socketAddress(1);
     }
 
+    /**
+     * The kernel gives a bound id a peer address of its family, all zeros with port 0;
+     * that reads as no peer.
+     */
     private InetSocketAddress socketAddress(int peer) {
         rdma_cm_id id = live();
-        byte[] raw = new byte[NO_ADDRESS];
+        byte[] raw = new byte[ADDRESS_BYTES];
         int length = CmVerbs.address(id, peer, raw);
-        return CmAddresses.socketAddress(raw, length, CmVerbs.port(id, peer));
+        InetSocketAddress address = CmAddresses.socketAddress(raw, length, CmVerbs.port(id, peer));
+        boolean none = address != null && peer != 0 && address.getPort() == 0 && address.getAddress().isAnyLocalAddress();
+        return none ? null : address;
     }
 
     @Override

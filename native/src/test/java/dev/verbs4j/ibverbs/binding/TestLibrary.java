@@ -11,7 +11,8 @@ import org.bytedeco.javacpp.annotation.Properties;
 @Properties(value = @Platform(
         value = "linux",
         compiler = "cpp17",
-        include = {"<fcntl.h>", "<unistd.h>", "verbs4j_header_values.h", "verbs4j_fake_provider.h"},
+        include = {"<fcntl.h>", "<unistd.h>", "verbs4j_header_values.h", "verbs4j_cm_header_values.h",
+                "verbs4j_fake_provider.h"},
         library = "jniverbs4j_test"))
 final class TestLibrary {
     private TestLibrary() {
