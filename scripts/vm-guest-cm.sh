@@ -68,10 +68,10 @@ cm_pair() {
     src=$?
     if [ "$crc" = 0 ] && [ "$src" = 0 ] && eval "$check"; then
         local figure
-        figure=$(grep -h "pings\|verified\|^ *[0-9]" "$clog" "$slog" | tail -n 1 | tr -s ' \t' ' ')
+        figure=$(grep -ah "pings\|verified\|^ *[0-9]" "$clog" "$slog" | tail -n 1 | tr -s ' \t' ' ')
         record_case "$tsv" "$id" pass "${figure:-both sides exited 0}"
     else
-        record_case "$tsv" "$id" fail "exit status server $src, client $crc; server: $(tail -n 2 "$slog" | tr "\n\t" "  "); client: $(tail -n 2 "$clog" | tr "\n\t" "  ")"
+        record_case "$tsv" "$id" fail "exit status server $src, client $crc; server: $(tail -n 2 "$slog" | tr -d "\000" | tr "\n\t" "  "); client: $(tail -n 2 "$clog" | tr -d "\000" | tr "\n\t" "  ")"
     fi
 }
 
