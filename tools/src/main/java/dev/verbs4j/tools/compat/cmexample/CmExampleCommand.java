@@ -107,20 +107,25 @@ public final class CmExampleCommand {
         private final Arena arena = Arena.ofShared();
         private final DeviceContext ctx;
         private final ProtectionDomain pd;
-        private final CompletionQueue cq;
+        private final CompletionQueue sendCq;
+        private final CompletionQueue recvCq;
         private final QueuePair qp;
         private final MemoryRegion region;
-        private final CompletionWaiter completions;
+        private final CompletionWaiter sends;
+        private final CompletionWaiter receives;
 
         Exchange(CmId id, String deviceName) {
             CmSetup.checkDevice(id, deviceName);
             ctx = id.device().open();
             pd = ctx.allocatePd();
-            cq = ctx.createCq(2);
-            qp = id.createQp(pd, new QpInitAttributes(QpType.RC, cq).capacity(1, 1, 1, 1, MESSAGE).signalAll(true));
+            // One queue each: the peer's message may complete before this side's send does.
+            sendCq = ctx.createCq(1);
+            recvCq = ctx.createCq(1);
+            qp = id.createQp(pd, new QpInitAttributes(QpType.RC, sendCq, recvCq).capacity(1, 1, 1, 1, MESSAGE).signalAll(true));
             MemorySegment buffer = arena.allocate(2 * MESSAGE, 64);
             region = pd.registerMemory(buffer, EnumSet.of(Access.LOCAL_WRITE));
-            completions = new CompletionWaiter(cq, COMPLETION_TIMEOUT_NS);
+            sends = new CompletionWaiter(sendCq, COMPLETION_TIMEOUT_NS);
+            receives = new CompletionWaiter(recvCq, COMPLETION_TIMEOUT_NS);
         }
 
         void postReceive() {
@@ -129,17 +134,17 @@ public final class CmExampleCommand {
 
         void send() {
             qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(region, MESSAGE, MESSAGE).send());
-            expect(WcOpcode.SEND, "the send completion");
+            expect(sends, WcOpcode.SEND, "the send completion");
         }
 
         void awaitReceive() {
-            WorkCompletion wc = expect(WcOpcode.RECV, "the peer's message");
+            WorkCompletion wc = expect(receives, WcOpcode.RECV, "the peer's message");
             if (wc.byteLength() != MESSAGE) {
                 throw new IllegalStateException("the peer's message has " + wc.byteLength() + " bytes, not " + MESSAGE);
             }
         }
 
-        private WorkCompletion expect(WcOpcode opcode, String what) {
+        private static WorkCompletion expect(CompletionWaiter completions, WcOpcode opcode, String what) {
             WorkCompletion wc = completions.nextSuccessful(what);
             if (wc.opcode() != opcode) {
                 throw new IllegalStateException("expected " + what + ", got a " + wc.opcode() + " completion");
@@ -149,7 +154,7 @@ public final class CmExampleCommand {
 
         @Override
         public void close() {
-            for (AutoCloseable c : new AutoCloseable[] {qp, region, cq, pd, ctx}) {
+            for (AutoCloseable c : new AutoCloseable[] {qp, region, sendCq, recvCq, pd, ctx}) {
                 try {
                     c.close();
                 } catch (Exception e) {
