@@ -32,6 +32,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VM = os.path.join(ROOT, "target", "vm")
 REPORTS = os.path.join(ROOT, "conformance-tests", "target", "conformance")
 KERNEL_COLUMN = "ibverbs-rxe"
+# The columns whose RC pairs connect through the connection manager (--connect cm).
+CM_COLUMNS = ("cm-ibverbs-rxe", "cm-soft-to-rxe", "cm-rxe-to-soft")
 FINDINGS = os.path.join(ROOT, "conformance-tests", "findings")
 PYVERBS_REFERENCE = os.path.join(REPORTS, "pyverbs-rxe.json")
 PYVERBS_MAPPING = os.path.join(ROOT, "conformance-tests", "pyverbs", "mapping.tsv")
@@ -426,7 +428,7 @@ def judge_connection_manager(column_lines, problems):
                 return int(m.group(1))
         return 0
     passed, failed = count("successful"), count("failed")
-    column_lines.append("cm-ibverbs-rxe: %d passed, %d failed" % (passed, failed))
+    column_lines.append("cm-rxe-loopback: %d passed, %d failed" % (passed, failed))
     print("connection manager on rxe0: %d passed, %d failed, %d skipped" % (passed, failed, count("skipped")))
     if rc != "0" or passed == 0:
         problems.append("the connection manager on rxe0 failed (status %s, %d cases failed); log in target/vm/cm.log"
@@ -443,6 +445,11 @@ def main():
     elif not any(r["label"] == KERNEL_COLUMN for r in columns):
         print("kernel rxe suite: no %s.json conformance report in %s" % (KERNEL_COLUMN, REPORTS))
         sys.exit(1)
+    if not kernel_columns_only:
+        labels = {r["label"] for r in columns}
+        for label in ("soft-to-rxe", "rxe-to-soft") + CM_COLUMNS:
+            if label not in labels:
+                problems.append("no %s.json conformance report (log in target/vm/%s.log)" % (label, label))
     lists = finding_lists()
     passed = skipped = findings = 0
     column_lines = []

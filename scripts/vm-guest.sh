@@ -84,6 +84,20 @@ cross_suite rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env
     "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
         --peer-agent 10.9.0.2:18601 --label rxe-to-soft"
 
+# The same three columns with every RC pair connected through the connection manager: the
+# kernel's rdma_cm (librdmacm) on rxe0, the soft provider's IB CM on the wire against it.
+step "conformance suite: ibverbs on rxe0, connected through the connection manager"
+java_run -cp "$classpath" $suite_main --provider ibverbs --device rxe0 --peer-device rxe0 --connect cm --label cm-ibverbs-rxe \
+    > "$out/cm-ibverbs-rxe.log" 2>&1
+echo $? > "$out/cm-ibverbs-rxe.rc"
+grep -E '^==== verbs4j' "$out/cm-ibverbs-rxe.log"
+cross_suite cm-soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:18602" \
+    "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $suite_main \
+        --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18602 --connect cm --label cm-soft-to-rxe'"
+cross_suite cm-rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $agent_main --listen 10.9.0.2:18603'" \
+    "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
+        --peer-agent 10.9.0.2:18603 --connect cm --label cm-rxe-to-soft"
+
 two_sides() { # $1 = what to call the logs, $2 = server command (namespace prefix included), $3 = client command
     local name=$1 server=$2 client=$3
     step "$name"

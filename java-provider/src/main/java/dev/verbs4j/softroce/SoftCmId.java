@@ -31,7 +31,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -59,7 +59,7 @@ final class SoftCmId implements CmId, CmEndpoint {
     private boolean bound;
     private volatile InetSocketAddress local;
     private volatile InetSocketAddress peer;
-    private final List<DeviceContext> contexts = new ArrayList<>();
+    private final List<DeviceContext> contexts = new CopyOnWriteArrayList<>();
     private SoftContext context;
     private CmAgent agent;
     private CmConnection connection;
@@ -180,7 +180,7 @@ final class SoftCmId implements CmId, CmEndpoint {
             channel.ids.add(id);
             id.local = to;
             id.peer = from;
-            id.useDevice(on);
+            id.borrowDevice(on, agentContext(on));
             id.connection = connection;
             id.stage = Stage.REQUESTED;
             channel.post(new CmEvent(CmEventType.CONNECT_REQUEST, id, this, 0, offer));
@@ -212,6 +212,7 @@ final class SoftCmId implements CmId, CmEndpoint {
 
     @Override
     public void attachQp(QueuePair queuePair) {
+        ownContext();
         requireDevice(queuePair.protectionDomain().context().device());
         if (qp != null) {
             throw new VerbsException(Errno.EINVAL, "the id has a queue pair already");
@@ -300,6 +301,7 @@ final class SoftCmId implements CmId, CmEndpoint {
 
     @Override
     public void accept(ConnectionParameters parameters) {
+        ownContext();
         ReentrantLock lock = engineLock();
         lock.lock();
         try {
@@ -333,25 +335,30 @@ final class SoftCmId implements CmId, CmEndpoint {
         }
     }
 
+    /**
+     * The PSN each side puts in its REQ or REP is the first it expects to receive, which the
+     * peer sends first (the convention of the kernel's ib_cm and RDMA CM, which set a queue
+     * pair's receive PSN from the id's own number).
+     */
     private void bringUpPassive(CmConnection c, ConnectionParameters offer, int psn) {
-        qp.modify(rtr(c, offer.responderResources()));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(psn).timeout(ackTimeout)
+        qp.modify(rtr(c, psn, offer.responderResources()));
+        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(c.remotePsn()).timeout(ackTimeout)
                 .retryCount(c.peerRetryCount()).rnrRetry(c.peerRnrRetryCount())
                 .maxRdAtomic(Math.max(1, offer.initiatorDepth())));
     }
 
     private void bringUp(CmConnection c, int responderResources, int initiatorDepth, int retryCount, int rnrRetry) {
-        qp.modify(rtr(c, responderResources));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(c.localPsn()).timeout(ackTimeout)
+        qp.modify(rtr(c, c.localPsn(), responderResources));
+        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(c.remotePsn()).timeout(ackTimeout)
                 .retryCount(retryCount).rnrRetry(rnrRetry).maxRdAtomic(Math.max(1, initiatorDepth)));
     }
 
-    private QpAttributes rtr(CmConnection c, int responderResources) {
+    private QpAttributes rtr(CmConnection c, int receivePsn, int responderResources) {
         DeviceContext ctx = qp.protectionDomain().context();
         int gidIndex = RcConnector.chooseGidIndex(ctx, 1, ctx.queryPort(1).gidTableLength());
         return new QpAttributes().state(QpState.RTR)
                 .av(new AddressHandleAttributes(c.remoteGid(), gidIndex, 1, c.hopLimit(), typeOfService, 0, 0))
-                .pathMtu(c.pathMtu()).destQpn(c.remoteQpn()).rqPsn(c.remotePsn())
+                .pathMtu(c.pathMtu()).destQpn(c.remoteQpn()).rqPsn(receivePsn)
                 .maxDestRdAtomic(Math.max(1, responderResources)).minRnrTimer(0);
     }
 
@@ -366,7 +373,8 @@ final class SoftCmId implements CmId, CmEndpoint {
     @Override
     public void onEstablished(CmConnection c, ConnectionParameters offer) {
         stage = Stage.CONNECTED;
-        channel.post(new CmEvent(CmEventType.ESTABLISHED, this, null, 0, offer));
+        // As the kernel reports it to a listener's id: no private data (the RTU's is not passed on).
+        channel.post(event(CmEventType.ESTABLISHED, 0));
     }
 
     @Override
@@ -375,6 +383,7 @@ final class SoftCmId implements CmId, CmEndpoint {
             throw new VerbsException(Errno.EINVAL, "a reject carries at most " + ConnectionParameters.MAX_REJECT_PRIVATE_DATA
                     + " bytes of private data");
         }
+        ownContext();
         ReentrantLock lock = engineLock();
         lock.lock();
         try {
@@ -449,13 +458,42 @@ final class SoftCmId implements CmId, CmEndpoint {
     // ---- devices, agents -------------------------------------------------------------------------
 
     private void useDevice(SoftDevice d) {
-        if (device == d) {
+        if (device == d && !contexts.isEmpty()) {
             return;
         }
         device = d;
         context = (SoftContext) d.open();
         contexts.add(context);
         agent = agentOf(d, context.engine);
+    }
+
+    /**
+     * A new connection's id starts on the engine's thread, which must not open contexts (that
+     * takes the device's lock, which a closing context holds while it waits for the engine's):
+     * it borrows the listener's context until the application's first call opens its own.
+     */
+    private void borrowDevice(SoftDevice d, SoftContext borrowed) {
+        device = d;
+        context = borrowed;
+        agent = agentOf(d, borrowed.engine);
+    }
+
+    /** The listener's context on {@code d}. */
+    private SoftContext agentContext(SoftDevice d) {
+        for (DeviceContext ctx : contexts) {
+            if (ctx.device() == d) {
+                return (SoftContext) ctx;
+            }
+        }
+        throw new IllegalStateException("listener has no context on " + d.name());
+    }
+
+    /** Opens the id's own context on its device, once, from the application's thread. */
+    private void ownContext() {
+        SoftDevice d = device;
+        if (d != null && contexts.isEmpty()) {
+            useDevice(d);
+        }
     }
 
     private static CmAgent agentOf(SoftDevice d, dev.verbs4j.softroce.engine.DeviceEngine engine) {

@@ -1,7 +1,9 @@
 package dev.verbs4j.softroce;
 
 import dev.verbs4j.Device;
+import dev.verbs4j.Errno;
 import dev.verbs4j.Mtu;
+import dev.verbs4j.VerbsException;
 
 import java.io.IOException;
 import java.net.DatagramSocket;
@@ -14,14 +16,21 @@ final class SoftCmRoutes {
     private SoftCmRoutes() {
     }
 
-    /** The source address the host routes {@code destination} from, or {@code null} when there is no route. */
+    /**
+     * The source address the host routes {@code destination} from.
+     *
+     * @throws VerbsException {@code ENETUNREACH} when there is no route, as {@code rdma_resolve_addr} fails then
+     */
     static InetAddress sourceFor(InetAddress destination) {
         try (DatagramSocket probe = new DatagramSocket()) {
             probe.connect(new InetSocketAddress(destination, 9));
             InetAddress source = probe.getLocalAddress();
-            return source == null || source.isAnyLocalAddress() ? null : source;
-        } catch (IOException | RuntimeException e) {
-            return null;
+            if (source == null || source.isAnyLocalAddress()) {
+                throw new VerbsException(Errno.ENETUNREACH, "no route to " + destination.getHostAddress());
+            }
+            return source;
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new VerbsException(Errno.ENETUNREACH.number(), "no route to " + destination.getHostAddress(), e);
         }
     }
 

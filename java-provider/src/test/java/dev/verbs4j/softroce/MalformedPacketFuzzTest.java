@@ -91,6 +91,54 @@ class MalformedPacketFuzzTest {
     }
 
     /**
+     * Datagrams to QP1, where the connection manager listens: random MADs (half of them with
+     * a CM header and a real attribute id), wrong Q_Keys, short payloads and other opcodes are
+     * dropped and counted or answered (a REQ for no listener gets its REJ); none faults the
+     * engine, and RC traffic goes on.
+     */
+    @Test
+    void hostileMadsToQp1AreDroppedOrAnsweredAndNeverFaultTheDevice() {
+        rig.connect();
+        var engine = rig.target.engine();
+        engine.gsiAgent(dev.verbs4j.softroce.cm.CmAgent.withDefaults(engine::sendMad, (serviceId, destination) -> null,
+                1, FuzzRig.TARGET.getAddress(), dev.verbs4j.Mtu.MTU_1024, new java.util.Random(3)));
+        java.util.Random random = new java.util.Random(11);
+        int injected = 600;
+        for (int i = 0; i < injected; i++) {
+            int kind = i % 4;
+            int qkey = kind == 1 ? random.nextInt() : dev.verbs4j.softroce.engine.DeviceEngine.GSI_QKEY;
+            int opcode = kind == 2 ? Opcodes.UD_SEND_ONLY_WITH_IMM : Opcodes.UD_SEND_ONLY;
+            int payload = kind == 3 ? random.nextInt(256) : 256;
+            rig.inject(opcode, dev.verbs4j.softroce.engine.DeviceEngine.GSI_QPN, random.nextInt(1 << 24), b -> {
+                b.deth().init(qkey, 1);
+                if (opcode == Opcodes.UD_SEND_ONLY_WITH_IMM) {
+                    b.immDt().immData(7);
+                }
+                byte[] mad = new byte[256];
+                random.nextBytes(mad);
+                if (random.nextBoolean()) {
+                    mad[0] = 1;
+                    mad[1] = 7;
+                    mad[2] = 2;
+                    mad[3] = 3;
+                    mad[16] = 0;
+                    mad[17] = (byte) (0x10 + random.nextInt(7));
+                }
+                java.lang.foreign.MemorySegment.copy(mad, 0, b.bth().segment(), java.lang.foreign.ValueLayout.JAVA_BYTE,
+                        b.payloadOffset(), Math.min(256, payload));
+            }, payload);
+            rig.step();
+        }
+        rig.settle();
+        Counters c = engine.counters();
+        assertEquals(0, c.get(Counters.ENGINE_FAULTS), "engine faults: " + FuzzRig.nonZero(c));
+        assertTrue(c.get(Counters.DROP_MAD) >= injected / 2, "MADs dropped: " + FuzzRig.nonZero(c));
+        QueuePair[] fresh = rig.freshRcExchangeCompletes();
+        fresh[0].close();
+        fresh[1].close();
+    }
+
+    /**
      * A READ of 3000 bytes at MTU 1024 holds a responder resource for three PSNs. A FETCH ADD
      * that arrives again with the second of them is a duplicate with no atomic to replay: it
      * must be dropped (IBTA class D, as rxe's {@code duplicate_request} does), not make the

@@ -144,7 +144,7 @@ final class IbverbsCmId implements CmId {
     }
 
     private void checkCanTakeQp(rdma_cm_id id, String qpDevice, QpType type) {
-        if (qp != null) {
+        if (openQp() != null) {
             throw new VerbsException(Errno.EINVAL, "the id already has a queue pair");
         }
         String idDevice = deviceName(id);
@@ -171,12 +171,24 @@ final class IbverbsCmId implements CmId {
 
     @Override
     public synchronized QueuePair qp() {
+        return openQp();
+    }
+
+    /**
+     * The id's queue pair, or null once the application closed it: librdmacm forgets a
+     * queue pair destroyed with {@code rdma_destroy_qp} the same way.
+     */
+    private IbverbsQp openQp() {
+        if (qp != null && qp.isClosed()) {
+            qp = null;
+        }
         return qp;
     }
 
     /** The id's queue pair if it is still open, retained: release it after use. */
     private IbverbsQp retainedQp() {
-        return qp != null && qp.tryRetain() ? qp : null;
+        IbverbsQp own = openQp();
+        return own != null && own.tryRetain() ? own : null;
     }
 
     @Override
@@ -211,22 +223,11 @@ final class IbverbsCmId implements CmId {
         }
         byte[] data = parameters.privateData();
         checkLength(data, "accept");
-        int responderResources = parameters.responderResources();
-        int initiatorDepth = parameters.initiatorDepth();
-        if (portSpace == PortSpace.TCP) {
-            DeviceLimits limits = DeviceLimits.of(id.verbs());
-            if (responderResources != CmVerbs.RDMA_MAX_DEPTH && responderResources > limits.maxResponderResources()
-                    || initiatorDepth != CmVerbs.RDMA_MAX_DEPTH && initiatorDepth > limits.maxInitiatorDepth()) {
-                throw new VerbsException(Errno.EINVAL, "responder resources " + responderResources
-                        + " or initiator depth " + initiatorDepth + " exceed the device's " + limits);
-            }
-            if (responderResources == CmVerbs.RDMA_MAX_DEPTH) {
-                responderResources = Math.min(requestedResponderResources, limits.maxResponderResources());
-            }
-            if (initiatorDepth == CmVerbs.RDMA_MAX_DEPTH) {
-                initiatorDepth = Math.min(requestedInitiatorDepth, limits.maxInitiatorDepth());
-            }
-        }
+        boolean tcp = portSpace == PortSpace.TCP;
+        AcceptDepths depths = AcceptDepths.of(parameters, requestedResponderResources, requestedInitiatorDepth,
+                tcp ? DeviceLimits.of(id.verbs()) : null, tcp);
+        int responderResources = depths.responderResources();
+        int initiatorDepth = depths.initiatorDepth();
         IbverbsQp own = retainedQp();
         try {
             if (own != null && qpType != QpType.UD) {
@@ -282,7 +283,7 @@ final class IbverbsCmId implements CmId {
     @Override
     public synchronized void disconnect() {
         rdma_cm_id id = live();
-        if (qp != null) {
+        if (openQp() != null) {
             CmQpTransitions.toError(qp, attr);
         }
         NativeErrors.check(CmVerbs.disconnect(id), "rdma_disconnect");
@@ -306,7 +307,7 @@ final class IbverbsCmId implements CmId {
                 requestedInitiatorDepth = parameters.initiatorDepth();
             }
             case CONNECT_RESPONSE -> {
-                if (qp == null) {
+                if (openQp() == null) {
                     responseReceived = true;
                 } else {
                     int error = completeConnection();
@@ -321,7 +322,7 @@ final class IbverbsCmId implements CmId {
                 if (connectError) {
                     return null;
                 }
-                if (qp != null) {
+                if (openQp() != null) {
                     CmQpTransitions.toError(qp, attr);
                 }
             }

@@ -440,6 +440,59 @@ class CmRxeLoopbackTest {
         }
     }
 
+    /**
+     * A queue pair that cannot go to RTR when the reply comes: CONNECT_ERROR with the
+     * errno of the failed modify, the queue pair in ERR, as librdmacm reports it.
+     */
+    @Test
+    void aQueuePairThatCannotReachRtrEndsInConnectError() {
+        CmId client = resolvedClient(port);
+        try (Side clientSide = new Side(client)) {
+            QueuePair clientQp = clientSide.createQp(client);
+            client.connect(new ConnectionParameters());
+            CmId server = serverChannel.expect(CmEventType.CONNECT_REQUEST, EVENT_TIMEOUT).id();
+            try (Side serverSide = new Side(server)) {
+                serverSide.createQp(server);
+                clientQp.modify(new dev.verbs4j.QpAttributes().state(QpState.ERR));
+                server.accept(new ConnectionParameters());
+                CmEvent event = clientChannel.nextEvent(EVENT_TIMEOUT).orElseThrow();
+                System.out.println("reply to a queue pair in ERR: " + event);
+                assertEquals(CmEventType.CONNECT_ERROR, event.type());
+                assertTrue(event.status() < 0, event.toString());
+                assertEquals(QpState.ERR, clientQp.state());
+                client.close();
+                CmEvent serverSees = serverChannel.nextEvent(EVENT_TIMEOUT).orElseThrow();
+                System.out.println("  the server then sees: " + serverSees);
+                server.close();
+            }
+        } finally {
+            client.close();
+        }
+    }
+
+    /** A queue pair the application closed is forgotten: the reply reads as CONNECT_RESPONSE. */
+    @Test
+    void aClosedQueuePairIsForgotten() {
+        CmId client = resolvedClient(port);
+        try (Side clientSide = new Side(client)) {
+            QueuePair clientQp = clientSide.createQp(client);
+            client.connect(new ConnectionParameters());
+            clientQp.close();
+            clientSide.qp = null;
+            assertEquals(null, client.qp());
+            CmId server = serverChannel.expect(CmEventType.CONNECT_REQUEST, EVENT_TIMEOUT).id();
+            server.accept(new ConnectionParameters().qpNumber(0x77));
+            assertEquals(CmEventType.CONNECT_RESPONSE,
+                    clientChannel.nextEvent(EVENT_TIMEOUT).orElseThrow().type());
+            client.reject(null);
+            CmEvent serverSees = serverChannel.nextEvent(EVENT_TIMEOUT).orElseThrow();
+            System.out.println("reject after the reply: the server sees " + serverSees);
+            server.close();
+        } finally {
+            client.close();
+        }
+    }
+
     @Test
     void optionsAreSetThroughRdmaSetOption() {
         CmId id = clientChannel.createId(PortSpace.TCP);

@@ -88,7 +88,7 @@ public final class CmAgent implements GsiAgent {
      * Sends a REQ.
      *
      * @param qpn       the local queue pair
-     * @param psn       its first PSN
+     * @param psn       the first PSN this side expects to receive (the peer sends it first)
      * @param pathMtu   the path MTU this side chose
      */
     public CmConnection connect(CmEndpoint endpoint, long serviceId, InetSocketAddress from, InetSocketAddress to,
@@ -141,6 +141,12 @@ public final class CmAgent implements GsiAgent {
 
     /** Sends DREQ; {@link CmEndpoint#onDisconnected} follows when DREP comes or the DREQ times out. */
     public void disconnect(CmConnection c, long nowNs) {
+        if (c.state == CmState.DREQ_RCVD) {
+            CmMessages.drep(out, c);
+            send(c.peer, out);
+            enterTimewait(c, nowNs);
+            return;
+        }
         if (c.state != CmState.ESTABLISHED && c.state != CmState.REP_SENT && c.state != CmState.MRA_REP_RCVD) {
             return; // already going down, or never up: nothing to say to the peer
         }
@@ -160,6 +166,10 @@ public final class CmAgent implements GsiAgent {
                     sendRej(c, c.localCommId, c.active ? MESSAGE_REP : MESSAGE_OTHER, RejectReason.CONSUMER_DEFINED.value());
             case ESTABLISHED -> {
                 CmMessages.dreq(out, c, transactionId(c));
+                send(c.peer, out);
+            }
+            case DREQ_RCVD -> {
+                CmMessages.drep(out, c);
                 send(c.peer, out);
             }
             default -> {
@@ -295,12 +305,13 @@ public final class CmAgent implements GsiAgent {
     }
 
     private void onMra(MemorySegment mad, long nowNs) {
-        CmConnection c = matching(mad);
+        int message = bits(mad, MRA_MESSAGE, 0, 2);
+        // An MRA for a REQ comes before this side knows the peer's id: it names ours alone.
+        CmConnection c = message == MESSAGE_REQ ? byLocalId.get(u32(mad, REMOTE_COMM_ID)) : matching(mad);
         if (c == null) {
             dropped++;
             return;
         }
-        int message = bits(mad, MRA_MESSAGE, 0, 2);
         long wait = CmTimeouts.nanos(bits(mad, MRA_SERVICE_TIMEOUT, 0, 5)) + 2 * CmTimeouts.nanos(timeouts.packetLife());
         if (message == MESSAGE_REQ && c.state == CmState.REQ_SENT) {
             c.state = CmState.MRA_REQ_RCVD;
@@ -318,24 +329,38 @@ public final class CmAgent implements GsiAgent {
 
     private void onDreq(MemorySegment mad, InetAddress source, long nowNs) {
         CmConnection c = matching(mad);
-        if (c == null || u24(mad, DREQ_REMOTE_QPN) != c.localQpn) {
+        if (c == null) {
             // No such connection (any more): answer, so that the peer stops asking.
             CmMessages.drep(out, mad);
             send(source, out);
-            if (c == null) {
-                dropped++;
-            }
+            dropped++;
             return;
         }
-        CmMessages.drep(out, mad);
-        send(c.peer, out);
+        if (u24(mad, DREQ_REMOTE_QPN) != c.localQpn) {
+            dropped++; // not for this connection's queue pair, as the kernel ignores it
+            return;
+        }
         switch (c.state) {
-            case ESTABLISHED, REP_SENT, MRA_REP_RCVD, DREQ_SENT -> {
+            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> {
+                // The application answers: its disconnect (or close) sends the DREP.
+                c.retransmitting = false;
+                c.dreqTransactionId = u64(mad, TID);
+                c.state = CmState.DREQ_RCVD;
+                c.endpoint.onDisconnected(c);
+            }
+            case DREQ_SENT -> {
+                // Both sides disconnect at once: this side's application already has.
+                c.dreqTransactionId = u64(mad, TID);
+                CmMessages.drep(out, c);
+                send(c.peer, out);
                 enterTimewait(c, nowNs);
                 c.endpoint.onDisconnected(c);
             }
-            default -> {
+            case TIMEWAIT -> {
+                CmMessages.drep(out, mad); // our DREP was lost
+                send(c.peer, out);
             }
+            default -> dropped++;
         }
     }
 

@@ -19,6 +19,8 @@ public final class CmConnection {
     int remoteCommId;
     long remoteCaGuid;
     long transactionId;
+    /** The transaction id of the peer's DREQ, which the DREP answers. */
+    long dreqTransactionId;
     final InetAddress peer;
     long serviceId;
 
@@ -63,12 +65,12 @@ public final class CmConnection {
         return remoteQpn;
     }
 
-    /** The first PSN the peer sends. */
+    /** The PSN the peer announced: the first it expects, which this side sends first. */
     public int remotePsn() {
         return remotePsn;
     }
 
-    /** The first PSN this side sends. */
+    /** The PSN this side announced: the first it expects to receive. */
     public int localPsn() {
         return localPsn;
     }

@@ -1,8 +1,9 @@
 package dev.verbs4j.softroce.cm;
 
+import dev.verbs4j.softroce.wire.BigEndian;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * The layout of a communication-management MAD (IBTA chapter 12): the 24-byte common
@@ -114,43 +115,39 @@ final class CmMad {
 
     static final int PERMISSIVE_LID = 0xFFFF;
 
-    private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-
     private CmMad() {
     }
 
     static int u8(MemorySegment mad, int offset) {
-        return mad.get(ValueLayout.JAVA_BYTE, offset) & 0xFF;
+        return BigEndian.u8(mad, offset);
     }
 
     static void u8(MemorySegment mad, int offset, int value) {
-        mad.set(ValueLayout.JAVA_BYTE, offset, (byte) value);
+        BigEndian.u8(mad, offset, value);
     }
 
     static int u16(MemorySegment mad, int offset) {
-        return mad.get(U16, offset) & 0xFFFF;
+        return BigEndian.u16(mad, offset);
     }
 
     static void u16(MemorySegment mad, int offset, int value) {
-        mad.set(U16, offset, (short) value);
+        BigEndian.u16(mad, offset, value);
     }
 
     static int u32(MemorySegment mad, int offset) {
-        return mad.get(U32, offset);
+        return BigEndian.i32(mad, offset);
     }
 
     static void u32(MemorySegment mad, int offset, int value) {
-        mad.set(U32, offset, value);
+        BigEndian.i32(mad, offset, value);
     }
 
     static long u64(MemorySegment mad, int offset) {
-        return mad.get(U64, offset);
+        return BigEndian.i64(mad, offset);
     }
 
     static void u64(MemorySegment mad, int offset, long value) {
-        mad.set(U64, offset, value);
+        BigEndian.i64(mad, offset, value);
     }
 
     /** The upper 24 bits of the word at {@code offset} (QPNs, EECNs and PSNs). */

@@ -69,10 +69,7 @@ final class CmMessages {
         c.peerSrq = bits(mad, REQ_CM_RETRIES_SRQ, 4, 1) != 0;
         c.remoteGid = readGid(mad, REQ_PRIMARY_LOCAL_GID);
         c.trafficClass = u8(mad, REQ_PRIMARY_TRAFFIC_CLASS);
-        return new ConnectionParameters()
-                .responderResources(c.peerInitiatorDepth).initiatorDepth(c.peerResponderResources)
-                .flowControl(bits(mad, REQ_TIMEOUT_TYPE_FC, 7, 1) != 0).retryCount(c.peerRetryCount)
-                .rnrRetryCount(c.peerRnrRetryCount).srq(c.peerSrq).qpNumber(c.remoteQpn)
+        return offer(c, bits(mad, REQ_TIMEOUT_TYPE_FC, 7, 1) != 0).retryCount(c.peerRetryCount)
                 .privateData(privateData(mad, REQ_PRIVATE_DATA + CmaHeader.LENGTH,
                         REQ_PRIVATE_DATA_SIZE - CmaHeader.LENGTH));
     }
@@ -119,11 +116,14 @@ final class CmMessages {
         c.peerInitiatorDepth = u8(mad, REP_INITIATOR_DEPTH);
         c.peerRnrRetryCount = bits(mad, REP_RNR_SRQ, 0, 3);
         c.peerSrq = bits(mad, REP_RNR_SRQ, 3, 1) != 0;
-        return new ConnectionParameters()
-                .responderResources(c.peerInitiatorDepth).initiatorDepth(c.peerResponderResources)
-                .flowControl(bits(mad, REP_ACK_DELAY_FAILOVER_FC, 7, 1) != 0)
-                .rnrRetryCount(c.peerRnrRetryCount).srq(c.peerSrq).qpNumber(c.remoteQpn)
+        return offer(c, bits(mad, REP_ACK_DELAY_FAILOVER_FC, 7, 1) != 0).retryCount(0) // a REP has no retry count
                 .privateData(privateData(mad, REP_PRIVATE_DATA, REP_PRIVATE_DATA_SIZE));
+    }
+
+    /** The peer's offer from what a REQ or REP told {@code c}, seen from this side (its depth is our resources). */
+    private static ConnectionParameters offer(CmConnection c, boolean flowControl) {
+        return new ConnectionParameters().responderResources(c.peerInitiatorDepth).initiatorDepth(c.peerResponderResources)
+                .flowControl(flowControl).rnrRetryCount(c.peerRnrRetryCount).srq(c.peerSrq).qpNumber(c.remoteQpn);
     }
 
     static void rtu(MemorySegment mad, CmConnection c) {
@@ -153,6 +153,13 @@ final class CmMessages {
         u32(mad, LOCAL_COMM_ID, c.localCommId);
         u32(mad, REMOTE_COMM_ID, c.remoteCommId);
         u24(mad, DREQ_REMOTE_QPN, c.remoteQpn);
+    }
+
+    /** A DREP answering the peer's DREQ on {@code c}. */
+    static void drep(MemorySegment mad, CmConnection c) {
+        header(mad, ATTR_DREP, c.dreqTransactionId);
+        u32(mad, LOCAL_COMM_ID, c.localCommId);
+        u32(mad, REMOTE_COMM_ID, c.remoteCommId);
     }
 
     /** A DREP answering the DREQ in {@code dreq}, from what that DREQ names. */

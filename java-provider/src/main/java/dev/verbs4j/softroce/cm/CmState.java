@@ -18,6 +18,8 @@ enum CmState {
     ESTABLISHED,
     /** DREQ sent, waiting for DREP. */
     DREQ_SENT,
+    /** The peer sent DREQ; the DREP goes when this side's application disconnects too (IBTA 12.9.6.4). */
+    DREQ_RCVD,
     /** Disconnected; old packets may still be in flight, so the QP is not reused yet. */
     TIMEWAIT
 }

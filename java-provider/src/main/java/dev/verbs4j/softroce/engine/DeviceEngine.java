@@ -496,7 +496,12 @@ public final class DeviceEngine implements AutoCloseable {
             return;
         }
         counters.increment(Counters.MADS_IN);
-        gsi.onMad(rxSegment.asSlice(view.payloadOffset(), MAD_SIZE), source.getAddress(), nowNs);
+        try {
+            gsi.onMad(rxSegment.asSlice(view.payloadOffset(), MAD_SIZE), source.getAddress(), nowNs);
+        } catch (RuntimeException e) {
+            // A MAD the agent could not take is the peer's problem, not the device's: dropped.
+            counters.increment(Counters.DROP_MAD);
+        }
     }
 
     /** The agent that takes MADs to QP1, or {@code null}. */

@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
  * header flyweight. The layouts are unaligned because IBTA headers sit at any offset after
  * the UDP header, and static final so the JIT folds them into plain moves plus a byte swap.
  */
-final class BigEndian {
+public final class BigEndian {
     static final ValueLayout.OfByte U8 = ValueLayout.JAVA_BYTE;
     static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -21,35 +21,35 @@ final class BigEndian {
     private BigEndian() {
     }
 
-    static int u8(MemorySegment segment, long offset) {
+    public static int u8(MemorySegment segment, long offset) {
         return segment.get(U8, offset) & 0xFF;
     }
 
-    static void u8(MemorySegment segment, long offset, int value) {
+    public static void u8(MemorySegment segment, long offset, int value) {
         segment.set(U8, offset, (byte) value);
     }
 
-    static int u16(MemorySegment segment, long offset) {
+    public static int u16(MemorySegment segment, long offset) {
         return segment.get(U16, offset) & 0xFFFF;
     }
 
-    static void u16(MemorySegment segment, long offset, int value) {
+    public static void u16(MemorySegment segment, long offset, int value) {
         segment.set(U16, offset, (short) value);
     }
 
-    static int i32(MemorySegment segment, long offset) {
+    public static int i32(MemorySegment segment, long offset) {
         return segment.get(U32, offset);
     }
 
-    static void i32(MemorySegment segment, long offset, int value) {
+    public static void i32(MemorySegment segment, long offset, int value) {
         segment.set(U32, offset, value);
     }
 
-    static long i64(MemorySegment segment, long offset) {
+    public static long i64(MemorySegment segment, long offset) {
         return segment.get(U64, offset);
     }
 
-    static void i64(MemorySegment segment, long offset, long value) {
+    public static void i64(MemorySegment segment, long offset, long value) {
         segment.set(U64, offset, value);
     }
 

@@ -172,12 +172,45 @@ class CmAgentTest {
         a.disconnect(active, now);
         deliver();
         assertEquals(List.of("request", "established", "disconnected"), passiveSide.events);
+        assertEquals(List.of("reply"), activeSide.events, "the DREP waits for the passive application");
+        b.disconnect(passiveSide.connection, now);
+        deliver();
         assertEquals(List.of("reply", "disconnected"), activeSide.events);
         advance(TIMEOUTS.timewaitNs());
         assertEquals(List.of("reply", "disconnected", "timewait exit"), activeSide.events);
         assertEquals(List.of("request", "established", "disconnected", "timewait exit"), passiveSide.events);
         assertEquals(0, a.connections());
         assertEquals(0, b.connections());
+    }
+
+    @Test
+    void anActivePeerThatDiesAfterItsRequestLeavesThePassiveSideUnreachableAndRejected() {
+        connect(null);
+        lose = Integer.MAX_VALUE; // from here on nothing arrives: the active side is gone
+        b.accept(passiveSide.connection, 0x22, 1, new ConnectionParameters(), now);
+        for (int i = 0; i <= TIMEOUTS.maxRetries(); i++) {
+            advance(TIMEOUTS.answerNs(TIMEOUTS.responseTimeout()));
+        }
+        assertEquals(List.of("request", "unreachable"), passiveSide.events);
+        assertEquals(0, b.connections());
+    }
+
+    @Test
+    void anMraStopsTheRetriesUntilTheTimeItAsksFor() {
+        connect(null);
+        int sent = sentFromA;
+        MemorySegment mra = Arena.ofAuto().allocate(CmMad.SIZE);
+        CmMad.header(mra, CmMad.ATTR_MRA, 1);
+        CmMad.u32(mra, CmMad.LOCAL_COMM_ID, passiveSide.connection.localCommId());
+        CmMad.u32(mra, CmMad.REMOTE_COMM_ID, passiveSide.connection.remoteCommId);
+        CmMad.bits(mra, CmMad.MRA_MESSAGE, 0, 2, CmMad.MESSAGE_REQ);
+        CmMad.bits(mra, CmMad.MRA_SERVICE_TIMEOUT, 0, 5, 16);
+        a.onMad(mra, addressB, now);
+        advance(TIMEOUTS.answerNs(TIMEOUTS.responseTimeout()) * 2);
+        assertEquals(sent, sentFromA, "no REQ again while the peer asked for more time");
+        assertEquals(List.of(), activeSide.events);
+        advance(CmTimeouts.nanos(16));
+        assertEquals(sent + 1, sentFromA, "the REQ once more when that time is over");
     }
 
     @Test
