@@ -87,6 +87,13 @@ pairings() {
     cm_pair "ctools/rping#cm-$provider.v4jserver" "$(v rping -s -a "$ip" -p @PORT@ -C $pings -V "$popts")" \
         "$bin/rping -c -a $ip -I 10.9.0.1 -p @PORT@ -C $pings -V" "server listening" true
 
+    # -q on both sides: queue pairs made outside the ids (the C program modifies its own and
+    # completes the connection with rdma_establish).
+    cm_pair "ctools/rping#cm-$provider-q.cserver" "$bin/rping -s -q -a 10.9.0.1 -p @PORT@ -V" \
+        "$(v rping -c -q -a 10.9.0.1 -I "$ip" -p @PORT@ -C $pings -V "$popts")" "" true
+    cm_pair "ctools/rping#cm-$provider-q.v4jserver" "$(v rping -s -q -a "$ip" -p @PORT@ -C $pings -V "$popts")" \
+        "$bin/rping -c -q -a $ip -I 10.9.0.1 -p @PORT@ -C $pings -V" "server listening" true
+
     # librdmacm's example pair: the C program's "end 0" is its verdict.
     cm_pair "ctools/rdma_server#cm-$provider.cserver" "$bin/rdma_server -s 10.9.0.1 -p @PORT@" \
         "$(v rdma-client -s 10.9.0.1 -p @PORT@ "$popts")" "" 'grep -q "end 0" "$slog"'

@@ -32,7 +32,7 @@ class CmToolsTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void rpingChecksEveryPingOnBothSides() throws Exception {
         CompletableFuture<CliRun> served = CompletableFuture.supplyAsync(
-                () -> CliRun.of("rping", "-s", "-a", "127.0.0.1", "-p", "47941", "-C", "4", "-V", "-S", "100"));
+                () -> CliRun.of("rping", "-s", "-a", "127.0.0.1", "-p", "47941", "-C", "4", "-V", "-S", "100", "-q"));
         CliRun client = CliRun.of("rping", "-c", "-a", "127.0.0.1", "-I", "127.0.0.2", "-p", "47941", "-C", "4", "-V", "-S", "100");
         CliRun server = served.get(40, TimeUnit.SECONDS);
 
@@ -47,7 +47,8 @@ class CmToolsTest {
     void theServerCountsThePingsItWasPromised() throws Exception {
         CompletableFuture<CliRun> served = CompletableFuture.supplyAsync(
                 () -> CliRun.of("rping", "-s", "-a", "127.0.0.1", "-p", "47942", "-C", "3"));
-        CliRun client = CliRun.of("rping", "-c", "-a", "127.0.0.1", "-I", "127.0.0.2", "-p", "47942", "-C", "2");
+        // -q: the client's queue pair made outside the id and handed to it.
+        CliRun client = CliRun.of("rping", "-c", "-a", "127.0.0.1", "-I", "127.0.0.2", "-p", "47942", "-C", "2", "-q", "-V");
         CliRun server = served.get(40, TimeUnit.SECONDS);
 
         assertEquals(0, client.status(), client.out() + client.err());
