@@ -63,13 +63,31 @@ final class CmSideChannel extends PerftestChannel {
         this.id = id;
         this.client = client;
         this.gidIndex = gidIndex;
-        this.ctx = id.device().open();
-        this.pd = ctx.allocatePd();
-        this.sendCq = ctx.createCq(2);
-        this.recvCq = ctx.createCq(2);
-        this.qp = id.createQp(pd, new QpInitAttributes(QpType.RC, sendCq, recvCq).capacity(1, 1, 1, 1, 0));
-        this.buffer = arena.allocate(2 * 64, 64);
-        this.region = pd.registerMemory(buffer, EnumSet.of(Access.LOCAL_WRITE));
+        DeviceContext c = null;
+        ProtectionDomain p = null;
+        CompletionQueue s = null;
+        CompletionQueue r = null;
+        QueuePair q = null;
+        MemoryRegion m = null;
+        try {
+            c = id.device().open();
+            p = c.allocatePd();
+            s = c.createCq(2);
+            r = c.createCq(2);
+            q = id.createQp(p, new QpInitAttributes(QpType.RC, s, r).capacity(1, 1, 1, 1, 0));
+            this.buffer = arena.allocate(2 * 64, 64);
+            m = p.registerMemory(buffer, EnumSet.of(Access.LOCAL_WRITE));
+        } catch (RuntimeException e) {
+            closeAll(q, m, s, r, p, c);
+            arena.close();
+            throw e;
+        }
+        this.ctx = c;
+        this.pd = p;
+        this.sendCq = s;
+        this.recvCq = r;
+        this.qp = q;
+        this.region = m;
         this.sends = new CompletionWaiter(sendCq, COMPLETION_TIMEOUT_NS);
         this.receives = new CompletionWaiter(recvCq, COMPLETION_TIMEOUT_NS);
         postReceive();
@@ -207,14 +225,21 @@ final class CmSideChannel extends PerftestChannel {
     }
 
     private void release() {
-        for (AutoCloseable c : new AutoCloseable[] {qp, region, sendCq, recvCq, pd, id, ctx}) {
+        closeAll(qp, region, sendCq, recvCq, pd, id, ctx);
+        arena.close();
+    }
+
+    private static void closeAll(AutoCloseable... resources) {
+        for (AutoCloseable c : resources) {
+            if (c == null) {
+                continue;
+            }
             try {
                 c.close();
             } catch (Exception e) {
                 System.err.println("verbs4j perf --compat: closing " + c + ": " + e.getMessage());
             }
         }
-        arena.close();
     }
 
     private static void pause() {
