@@ -27,6 +27,8 @@ use_maven
 echo "== Maven: $MVN ($("$MVN" -B --version 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | head -n 1))"
 
 scripts/install-build-deps.sh
+# tshark and scapy are installed now: the capture checks must run, not skip.
+export VERBS4J_REQUIRE_CAPTURE_TOOLS=1
 
 # No tracked file names a package registry's or mirror's host: the scripts take the archive
 # from the system's apt configuration and Maven from the system. Where a list of such hosts

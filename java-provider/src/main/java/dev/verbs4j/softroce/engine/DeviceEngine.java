@@ -410,7 +410,6 @@ public final class DeviceEngine implements AutoCloseable {
                     continue;
                 }
             }
-            record(rxSegment, length, rxFlow);
             dispatch(length, source, nowNs);
         }
         return n;
@@ -440,13 +439,17 @@ public final class DeviceEngine implements AutoCloseable {
 
     private void dispatch(int length, InetSocketAddress source, long nowNs) {
         if (!view.wrap(rxSegment, 0, length)) {
+            record(rxSegment, length, rxFlow, 0);
             counters.increment(Counters.DROP_MALFORMED);
             return;
         }
         if (!view.checkIcrc(icrc, rxFlow)) {
+            record(rxSegment, length, rxFlow, 0);
             counters.increment(Counters.DROP_ICRC);
             return;
         }
+        // The capture shows the IPv4 Identification the sender used, so the ICRC verifies there too.
+        record(rxSegment, length, rxFlow, view.ipv4Id());
         if (view.ipv4Id() != 0) {
             counters.increment(Counters.ICRC_IPV4_ID_RECOVERED);
         }
@@ -535,7 +538,7 @@ public final class DeviceEngine implements AutoCloseable {
         InetSocketAddress peer = new InetSocketAddress(destination, peerPort);
         flowTo(peer, gsiFlow);
         int length = builder.finish(MAD_SIZE, icrc, gsiFlow, 0);
-        record(txSegment, length, gsiFlow);
+        record(txSegment, length, gsiFlow, 0);
         if (link.send(txBuffer, length, peer, local.getPort())) {
             counters.increment(Counters.PACKETS_OUT);
             counters.increment(Counters.MADS_OUT);
@@ -587,7 +590,7 @@ public final class DeviceEngine implements AutoCloseable {
         int length = rxeFlushIcrc && builder.opcode() == Opcodes.RC_FLUSH
                 ? builder.finishRxeFlush(payloadLength, icrc, flow, 0)
                 : builder.finish(payloadLength, icrc, flow, 0);
-        record(txSegment, length, flow);
+        record(txSegment, length, flow, 0);
         if (link.send(txBuffer, length, destination, sourcePort)) {
             counters.increment(Counters.PACKETS_OUT);
             counters.add(Counters.BYTES_OUT, length);
@@ -597,11 +600,16 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
-    private void record(MemorySegment packet, int length, UdpFlow flow) {
+    /**
+     * Writes a packet to the capture, if one is on, with the IPv4 Identification its ICRC was
+     * computed with: 0 for ours (our socket sends ID 0), the recovered one for a received
+     * packet, 0 for one that failed the check (the capture then shows it as bad).
+     */
+    private void record(MemorySegment packet, int length, UdpFlow flow, int ipv4Id) {
         PcapWriter pcap = capture;
         if (pcap != null) {
             try {
-                pcap.write(System.currentTimeMillis() * 1_000_000L, flow, packet, 0, length);
+                pcap.write(System.currentTimeMillis() * 1_000_000L, flow, ipv4Id, packet, 0, length);
             } catch (java.io.IOException e) {
                 capture = null; // a failing capture must not stop the device
             }
