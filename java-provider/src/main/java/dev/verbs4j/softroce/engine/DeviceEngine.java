@@ -12,6 +12,8 @@ import dev.verbs4j.VerbsException;
 import dev.verbs4j.WrOpcode;
 import dev.verbs4j.softroce.memory.MemoryTable;
 import dev.verbs4j.softroce.transport.Link;
+import dev.verbs4j.softroce.monitor.DeviceMBeans;
+import dev.verbs4j.softroce.monitor.SoftEvents;
 import dev.verbs4j.softroce.transport.PcapWriter;
 import dev.verbs4j.softroce.wire.Icrc;
 import dev.verbs4j.softroce.wire.IpUdpHeaders;
@@ -95,6 +97,8 @@ public final class DeviceEngine implements AutoCloseable {
     private int gsiPsn;
     private volatile Runnable wakeupHook;
     private volatile boolean rxeFlushIcrc = Boolean.getBoolean(RXE_FLUSH_ICRC_PROPERTY);
+    private String name;
+    private DeviceMBeans mbeans;
 
     /**
      * System property: send FLUSH with the kernel rxe's ICRC variant (the headers covered
@@ -120,6 +124,35 @@ public final class DeviceEngine implements AutoCloseable {
         this.localAddress = local.getAddress();
         this.peerPort = peerPort;
         this.asyncEvents = asyncEvents;
+        this.name = local.toString();
+    }
+
+    /**
+     * Names the engine after its device, for its JFR events, and shows its counters and its
+     * queue pairs' as MBeans ({@link DeviceMBeans}) until it closes.
+     */
+    public void monitor(String deviceName) {
+        lock.lock();
+        try {
+            this.name = deviceName;
+            if (mbeans == null) {
+                String[] names = new String[Counters.count()];
+                for (int i = 0; i < names.length; i++) {
+                    names[i] = Counters.name(i);
+                }
+                mbeans = new DeviceMBeans(deviceName, names, counters::get, memory::odpFaults);
+                for (QpEngine qp : active) {
+                    mbeans.addQueuePair(qp.qpn, qp.counters::get);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The device's name (its address until {@link #monitor} names it). */
+    public String name() {
+        return name;
     }
 
     /** The port's active MTU. */
@@ -182,6 +215,9 @@ public final class DeviceEngine implements AutoCloseable {
                     maxRecvSge, maxInline, signalAll, operations, arena);
             qps[qpn] = qp;
             active.add(qp);
+            if (mbeans != null) {
+                mbeans.addQueuePair(qpn, qp.counters::get);
+            }
             return qp;
         } finally {
             lock.unlock();
@@ -212,6 +248,9 @@ public final class DeviceEngine implements AutoCloseable {
             qps[qp.qpn] = null;
             active.remove(qp);
             qp.state = QpState.RESET;
+            if (mbeans != null) {
+                mbeans.removeQueuePair(qp.qpn);
+            }
         } finally {
             lock.unlock();
         }
@@ -293,6 +332,7 @@ public final class DeviceEngine implements AutoCloseable {
     /** Counts an unexpected engine exception, reports the first one, and raises DEVICE_FATAL once. */
     void engineFault(Throwable t) {
         counters.increment(Counters.ENGINE_FAULTS);
+        SoftEvents.engineFault(name, t);
         if (counters.get(Counters.ENGINE_FAULTS) == 1) {
             System.err.println("verbs4j soft device " + local + ": engine fault");
             t.printStackTrace();
@@ -620,6 +660,10 @@ public final class DeviceEngine implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
+            if (mbeans != null) {
+                mbeans.close();
+                mbeans = null;
+            }
             link.close();
             arena.close();
         } finally {
