@@ -188,6 +188,9 @@ INTEROP_CASES = [
 INTEROP_SIDES = {
     "kernel-server-soft-client": ("soft", "soft0", "ibverbs", "rxe0"),
     "soft-server-kernel-client": ("ibverbs", "rxe0", "soft", "soft0"),
+    # pingpong --cm: the same checks, connected through the connection manager
+    "cm-kernel-server-soft-client": ("soft", "soft0", "ibverbs", "rxe0"),
+    "cm-soft-server-kernel-client": ("ibverbs", "rxe0", "soft", "soft0"),
 }
 
 
@@ -470,7 +473,7 @@ def main():
     column_lines.append(judge_pyverbs(suite_cases, problems))
 
     interop_passed = 0
-    for name in ("kernel-server-soft-client", "soft-server-kernel-client"):
+    for name in INTEROP_SIDES:
         path = os.path.join(VM, "interop-%s.rc" % name)
         try:
             with open(path) as f:

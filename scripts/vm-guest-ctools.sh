@@ -14,22 +14,9 @@ out=target/vm
 tsv=$out/c-tools-pingpong.tsv
 : > "$tsv"
 bin=$(dirname "$LD_LIBRARY_PATH")/bin
-classpath="tools/target/classes:$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes"
-soft="java_run -cp $classpath dev.verbs4j.tools.Verbs4jCli pingpong"
+soft="java_run -cp $(tools_classpath) dev.verbs4j.tools.Verbs4jCli pingpong"
 tcp_port=18700
 iters=50
-
-# Waits until something in namespace 'peer' listens on TCP port $1 (at most 60 s), or until
-# process $2, the server, has ended (a server that refused to run).
-await_peer_listener() {
-    local i
-    for i in $(seq 1 600); do
-        ip netns exec peer ss -ltn 2>/dev/null | grep -q ":$1 " && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
 
 # One pairing: $1 = program, $2 = variant, $3 = the C side's options, $4 = the soft side's
 # options, $5 = c-server or soft-server, $6 = text the refusing side prints when the
@@ -78,8 +65,7 @@ pair() {
         outcome=fail
         detail="exit status C $crc, soft $src; C: $(tail -n 1 "$out/$name-c.log"); soft: $(tail -n 1 "$out/$name-soft.log")"
     fi
-    printf '%s\t%s\t%s\n' "$id" "$outcome" "$detail" >> "$tsv"
-    echo "$outcome  $id  $detail"
+    record_case "$tsv" "$id" "$outcome" "$detail"
 }
 
 # The C program against itself on rxe0, the reference a soft pairing's result is read against:
@@ -102,8 +88,7 @@ reference() {
         outcome=fail
         detail="exit status client $crc, server $src; server: $(tail -n 1 "$out/$name-server.log")"
     fi
-    printf '%s\t%s\t%s\n' "$id" "$outcome" "$detail" >> "$tsv"
-    echo "$outcome  $id  $detail"
+    record_case "$tsv" "$id" "$outcome" "$detail"
 }
 
 both() { # the same pairing in both directions, and the C program against itself

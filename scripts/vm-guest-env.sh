@@ -1,3 +1,40 @@
-# Sourced inside 'ip netns exec peer bash -c ...' in the guest: the functions and paths the
-# guest script uses, which a new shell does not inherit.
+# Sourced by the guest scripts, and inside 'ip netns exec peer bash -c ...' in the guest: the
+# functions and paths they use, which a new shell does not inherit.
 java_run() { "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "$@"; }
+
+# The classpath of the verbs4j tools with both providers, from a full build.
+tools_classpath() {
+    echo "tools/target/classes:$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes"
+}
+
+# Waits until something in namespace 'peer' listens on TCP port $1 (at most 60 s), or until
+# process $2, the server, has ended (a server that refused to run).
+await_peer_listener() {
+    local i
+    for i in $(seq 1 600); do
+        ip netns exec peer ss -ltn 2>/dev/null | grep -q ":$1 " && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# Waits until log $1 has a line matching $2 (at most $4 s), or until process $3 has ended:
+# how a server that listens through the connection manager, which ss does not show, is
+# known to be ready.
+await_log_line() {
+    local i
+    for ((i = 0; i < $4 * 10; i++)); do
+        grep -q "$2" "$1" 2>/dev/null && return 0
+        kill -0 "$3" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# One pairing's line in a c-tools table, shown as well: $1 the table, $2 case id,
+# $3 pass|fail|skip, $4 detail.
+record_case() {
+    printf '%s\t%s\t%s\n' "$2" "$3" "$4" >> "$1"
+    echo "$3  $2  $4"
+}

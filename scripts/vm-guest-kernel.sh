@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs inside the rxe micro-VM (rxe-vm/run.sh -k KERNEL): the conformance suite against the
 # ibverbs provider on rxe0, both sides on the kernel, as the column ibverbs-rxe-<release>
-# (the release without -amd64). What scripts/vm-guest.sh does beyond that suite runs on the
+# (the release without -amd64), then once more connected through the connection manager
+# (cm-ibverbs-rxe-<release>). What scripts/vm-guest.sh does beyond that suite runs on the
 # default kernel only. Results go to target/vm/kernels/<release>/ and
 # conformance-tests/target/conformance/ (shared with the host).
 set -u
@@ -21,5 +22,12 @@ start=$SECONDS
 status=$?
 echo "$status" > "$out/conformance.rc"
 grep -E '^==== verbs4j' "$out/conformance.log"
+# Again with every RC pair connected through this kernel's rdma_cm.
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 \
+    -cp "$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes" \
+    dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 --connect cm \
+    --label "cm-$label" --report-dir conformance-tests/target/conformance --timeout-ms 30000 > "$out/conformance-cm.log" 2>&1
+echo $? > "$out/conformance-cm.rc"
+grep -E '^==== verbs4j' "$out/conformance-cm.log"
 echo "== suite on kernel $release took $(( SECONDS - start )) s"
 exit 0

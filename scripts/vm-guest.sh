@@ -118,6 +118,12 @@ interop kernel-server-soft-client "$pp --provider ibverbs --device rxe0 --port 1
     "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $soft --address 10.9.0.2 --port 18515 10.9.0.1'"
 interop soft-server-kernel-client "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $soft --address 10.9.0.2 --port 18516'" \
     "$pp --provider ibverbs --device rxe0 --port 18516 10.9.0.2"
+# The same, connected through the connection manager (pingpong --cm): librdmacm on rxe0, the
+# soft provider's CM in the peer namespace.
+interop cm-kernel-server-soft-client "$pp --cm --provider ibverbs --device rxe0 --port 18519" \
+    "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $soft --cm --address 10.9.0.2 --port 18519 10.9.0.1'"
+interop cm-soft-server-kernel-client "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $soft --cm --address 10.9.0.2 --port 18520'" \
+    "$pp --cm --provider ibverbs --device rxe0 --port 18520 10.9.0.2"
 
 step "rdma-core's ibv_*_pingpong on rxe0 against verbs4j pingpong --compat on a soft device"
 start=$SECONDS
@@ -125,6 +131,13 @@ scripts/vm-guest-ctools.sh > "$out/c-tools-pingpong.log" 2>&1
 grep -c "^pass" "$out/c-tools-pingpong.log" | sed 's/^/pairings passed: /'
 grep -v "^pass" "$out/c-tools-pingpong.log" | tail -n 20
 echo "== ibv_*_pingpong pairings took $(( SECONDS - start )) s"
+
+step "rping, rdma_server/rdma_client and perftest -R on rxe0 against verbs4j through the connection manager"
+start=$SECONDS
+bash scripts/vm-guest-cm.sh > "$out/c-tools-cm.log" 2>&1
+grep -c "^pass" "$out/c-tools-cm.log" | sed 's/^/pairings passed: /'
+grep "^fail" "$out/c-tools-cm.log" | tail -n 20
+echo "== connection-manager pairings took $(( SECONDS - start )) s"
 
 step "perf: perftest on rxe0"
 {

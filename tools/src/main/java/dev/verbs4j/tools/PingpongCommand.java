@@ -19,6 +19,8 @@ import dev.verbs4j.WcOpcode;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.WrOpcode;
+import dev.verbs4j.cm.CmEventChannel;
+import dev.verbs4j.tools.cm.CmSetup;
 import dev.verbs4j.tools.compat.IbvPingpong;
 
 import java.io.IOException;
@@ -40,7 +42,8 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link RcConnector}), then the client sends a message, the server sends one back, N times,
  * every message checked byte for byte. Then the client RDMA WRITEs a pattern into the region
  * the server shared and RDMA READs it back; a last exchange has the server check the written
- * bytes too. The exit status is 0 only when every check passed.
+ * bytes too. The exit status is 0 only when every check passed. With {@code --cm} the two
+ * connect through the connection manager instead of the TCP exchange ({@link PingpongCm}).
  *
  * <p>Each side's buffer holds four message-sized areas:
  * <pre>
@@ -78,6 +81,8 @@ final class PingpongCommand {
     private boolean received;
     private int receivedLength;
 
+    /** With --cm, the connection manager's side of the connection; else null. */
+    private PingpongCm cm;
     private DeviceContext ctx;
     private ProtectionDomain pd;
     private CompletionQueue cq;
@@ -112,6 +117,9 @@ final class PingpongCommand {
     }
 
     private int run() {
+        if (options.cm()) {
+            return runThroughCm();
+        }
         Device device = DeviceChoice.choose(options.provider(), options.device(), options.address());
         try (Arena arena = Arena.ofShared()) {
             open(device, arena);
@@ -127,6 +135,41 @@ final class PingpongCommand {
         }
     }
 
+    /** {@code --cm}: the connection manager resolves the device, makes the queue pair and connects it. */
+    private int runThroughCm() {
+        long end = System.nanoTime() + TIMEOUT.toNanos();
+        try (CmEventChannel channel = CmSetup.channel(options.provider(), options.address()); Arena arena = Arena.ofShared()) {
+            while (true) {
+                cm = options.isServer() ? PingpongCm.awaitClient(channel, options, out, null) : PingpongCm.resolve(channel, options);
+                try {
+                    open(cm.id.device(), arena);
+                    postReceive(0);
+                    QpEndpoint peer = options.isServer() ? cm.accept(shared, TIMEOUT) : cm.connect(TIMEOUT);
+                    if (options.allOps()) {
+                        // The connection manager grants REMOTE_WRITE, READ and ATOMIC; FLUSH is granted here, RTS to RTS.
+                        qp.modify(new dev.verbs4j.QpAttributes().access(access()));
+                    }
+                    out.printf("pingpong: connected through the connection manager on %s: local QPN 0x%06x, remote QPN 0x%06x%n",
+                            ctx.device().name(), qp.qpn(), peer.qpn());
+                    boolean ok = options.isServer() ? serve(peer) : drive(peer);
+                    out.printf("pingpong: %,d bytes verified; %s%n", bytesVerified, ok ? "all checks passed" : "CHECKS FAILED");
+                    out.flush();
+                    cm.disconnect();
+                    return ok ? 0 : 1;
+                } catch (RuntimeException e) {
+                    // The server may still be starting: a refused request is tried again until the timeout.
+                    if (options.isServer() || !CmSetup.refused(e) || System.nanoTime() - end > 0) {
+                        throw e;
+                    }
+                } finally {
+                    close();
+                    cm.close();
+                }
+                sleep(100);
+            }
+        }
+    }
+
     private void open(Device device, Arena arena) {
         ctx = device.open();
         pd = ctx.allocatePd();
@@ -135,7 +178,7 @@ final class PingpongCommand {
         if (options.allOps()) {
             init.allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE);
         }
-        qp = pd.createQp(init);
+        qp = cm != null ? cm.id.createQp(pd, init) : pd.createQp(init);
         buffer = arena.allocate(4L * size + 4096, 4096);
         region = pd.registerMemory(buffer, access());
         if (options.isServer()) {

@@ -13,13 +13,15 @@ import dev.verbs4j.Mtu;
  * @param sizeBytes  the message size
  * @param iterations the number of round trips
  * @param mtu        the path MTU, or null for the smaller of both ports' active MTUs
+ * @param allOps     atomics, ATOMIC WRITE and FLUSH too
+ * @param cm         connect through the connection manager on {@code port} instead of the TCP exchange
  * @param server     the server's host name or address, or null to be the server
  */
 record PingpongOptions(String provider, String device, String address, int port, int sizeBytes, int iterations, Mtu mtu,
-                       boolean allOps,
+                       boolean allOps, boolean cm,
                        String server) {
     static final String USAGE = "usage: verbs4j pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT]"
-            + " [--size BYTES] [--iters N] [--mtu 256|512|1024|2048|4096] [--all-ops] [server-host]";
+            + " [--size BYTES] [--iters N] [--mtu 256|512|1024|2048|4096] [--all-ops] [--cm] [server-host]";
 
     /**
      * Parses the arguments after the subcommand.
@@ -36,6 +38,7 @@ record PingpongOptions(String provider, String device, String address, int port,
         Mtu mtu = null;
         String server = null;
         boolean allOps = false;
+        boolean cm = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -47,6 +50,7 @@ record PingpongOptions(String provider, String device, String address, int port,
                 case "--iters" -> iterations = number(args, ++i, arg, 1, Integer.MAX_VALUE);
                 case "--mtu" -> mtu = Mtu.ofBytes(number(args, ++i, arg, 256, 4096));
                 case "--all-ops" -> allOps = true;
+                case "--cm" -> cm = true;
                 default -> {
                     if (arg.startsWith("-") || server != null) {
                         throw new IllegalArgumentException("unexpected argument '" + arg + "'");
@@ -58,7 +62,10 @@ record PingpongOptions(String provider, String device, String address, int port,
         if (address != null && !provider.equals("soft")) {
             throw new IllegalArgumentException("--address makes a soft device; it cannot be used with --provider " + provider);
         }
-        return new PingpongOptions(provider, device, address, port, size, iterations, mtu, allOps, server);
+        if (cm && mtu != null) {
+            throw new IllegalArgumentException("--mtu sets the TCP exchange's path MTU; with --cm the route gives it");
+        }
+        return new PingpongOptions(provider, device, address, port, size, iterations, mtu, allOps, cm, server);
     }
 
     boolean isServer() {

@@ -13,6 +13,7 @@ import java.util.Arrays;
  * <li>{@code perf}: perftest's measurements, in one process or as {@code --server} and client</li>
  * <li>{@code perf-report}: an HTML page with charts of what {@code perf --json} wrote</li>
  * <li>{@code conformance-agent}: the remote side of a conformance run whose sides are in two processes</li>
+ * <li>{@code rping}, {@code rdma-server}, {@code rdma-client}: librdmacm's example programs on the wire, through the connection manager</li>
  * </ul>
  */
 public final class Verbs4jCli {
@@ -35,6 +36,9 @@ public final class Verbs4jCli {
                 case "perf" -> dev.verbs4j.tools.perf.PerfCommand.run(rest, out, err);
                 case "perf-report" -> dev.verbs4j.tools.perf.PerfReport.run(rest, out);
                 case "conformance-agent" -> ConformanceAgentCommand.run(rest, out, err);
+                case "rping" -> dev.verbs4j.tools.compat.rping.RpingCommand.run(rest, out, err);
+                case "rdma-server" -> dev.verbs4j.tools.compat.cmexample.CmExampleCommand.run(true, rest, out, err);
+                case "rdma-client" -> dev.verbs4j.tools.compat.cmexample.CmExampleCommand.run(false, rest, out, err);
                 case "help", "-h", "--help" -> {
                     usage(out);
                     yield 0;
@@ -59,8 +63,9 @@ public final class Verbs4jCli {
         out.println("                 prints only those of the soft devices of the running Java process PID");
         out.println("  demo           two soft devices on 127.0.0.1 and 127.0.0.2: send, write, read, atomics, ATOMIC WRITE, FLUSH");
         out.println("  pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT] [--size BYTES] [--iters N]"
-                + " [--mtu BYTES] [--all-ops] [server-host]");
-        out.println("                 like ibv_rc_pingpong: server without a host, client with one; checks every byte");
+                + " [--mtu BYTES] [--all-ops] [--cm] [server-host]");
+        out.println("                 like ibv_rc_pingpong: server without a host, client with one; checks every byte;");
+        out.println("                 --cm connects through the connection manager on --port instead of over TCP");
         out.println("  pingpong --compat ibv|ibv_rc_pingpong|ibv_uc_pingpong|ibv_ud_pingpong|ibv_srq_pingpong [--provider soft]");
         out.println("                 [--address IP] [that program's own options] [server-host]");
         out.println("                 one side of rdma-core's program, the other side being the C program itself");
@@ -81,10 +86,16 @@ public final class Verbs4jCli {
         out.println("                 the responder of one client's perf run, as a perftest server is");
         out.println("  perf --compat perftest TEST [perftest's options] [HOST]   (or perf --compat ib_TEST ...)");
         out.println("                 the server (no HOST) or the client of perftest's ib_TEST against the C program, speaking");
-        out.println("                 its TCP exchange (no -R): TEST write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat");
+        out.println("                 its TCP exchange, or with -R its connection-manager one: TEST write_bw read_bw send_bw atomic_bw");
+        out.println("                 write_lat read_lat send_lat");
         out.println("                 atomic_lat; options -d DEV, -i PORT, -p TCPPORT, -s SIZE, -a, -n ITERS, -q QPS, -x GID_INDEX,");
         out.println("                 -m MTU, -t TX_DEPTH, -r RX_DEPTH, -A FETCH_AND_ADD|CMP_AND_SWAP, --odp, -F, --report_gbits,");
-        out.println("                 --provider NAME, --address IP; what cannot be honoured (-R, -b, -D, -e, -c UC/UD...) exits 1");
+        out.println("                 -R, --provider NAME, --address IP; what cannot be honoured (-z, -b, -D, -e, -c UC/UD...) exits 1");
+        out.println("  rping -s|-c [-a ADDR] [-I ADDR] [-p PORT] [-C COUNT] [-S SIZE] [-v] [-V] [-d] [-q] [--provider NAME]");
+        out.println("        [--device NAME] [--address IP]");
+        out.println("                 rdma-core's rping through the connection manager: meets the C rping either way round");
+        out.println("  rdma-server [-s ADDR] [-p PORT] | rdma-client [-s ADDR] [-p PORT]   [--provider NAME] [--device NAME] [--address IP]");
+        out.println("                 librdmacm's rdma_server and rdma_client: one 16-byte SEND each way (port 7471)");
         out.println("  conformance-agent --listen ADDRESS:PORT");
         out.println("                 the remote side of a conformance run in two processes, namespaces or hosts: the test");
         out.println("                 process runs ConformanceMain ... --peer-agent ADDRESS:PORT (needs the suite built)");

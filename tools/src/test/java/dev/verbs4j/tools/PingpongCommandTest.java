@@ -54,4 +54,11 @@ class PingpongCommandTest {
         assertEquals(2, r.status());
         assertTrue(r.err().contains("--size must be between 1 and"), r.err());
     }
+
+    @Test
+    void theConnectionManagerTakesThePathMtuFromTheRoute() {
+        CliRun r = CliRun.of("pingpong", "--cm", "--mtu", "1024");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("with --cm the route gives it"), r.err());
+    }
 }

@@ -3,9 +3,13 @@ package dev.verbs4j.tools.compat.perftest;
 import dev.verbs4j.Device;
 import dev.verbs4j.DeviceContext;
 import dev.verbs4j.Mtu;
+import dev.verbs4j.cm.CmEventChannel;
+import dev.verbs4j.cm.CmId;
 import dev.verbs4j.tools.DeviceChoice;
+import dev.verbs4j.tools.cm.CmSetup;
 
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Locale;
 
@@ -25,6 +29,10 @@ import java.util.Locale;
  * send_lat:               keys x QPs, (connect), keys, keys x QPs; per size: post receives, keys, run;
  *                         keys, "done"
  * </pre>
+ * With {@code -R} the same steps travel over a connection-manager connection
+ * ({@link CmSideChannel}) and without the closing "done"; before the first of them, an
+ * exchange, the test's queue pairs connected through the connection manager
+ * ({@link CmDataConnection}), and another exchange; "(connect)" is then left to the ids.
  */
 public final class PerftestCompat {
     /** Our side's page size and cache line, offered in {@code check_sys_data}. */
@@ -51,6 +59,9 @@ public final class PerftestCompat {
         if (o.progress != null) {
             System.setProperty("verbs4j.soft.progress", o.progress);
         }
+        if (o.rdmaCm) {
+            return runWithCm(o, out);
+        }
         Device device = DeviceChoice.choose(o.provider, o.device, o.address);
         DeviceContext ctx = device.open();
         String role = o.isServer() ? "server" : "client";
@@ -65,21 +76,85 @@ public final class PerftestCompat {
             throw e;
         }
         try (channel) {
-            double peerVersion = channel.versions();
-            int[] sys = channel.sysData(PAGE_SIZE, CACHE_LINE);
-            Mtu path = Mtu.of(channel.mtu(PerftestSide.proposedMtu(o, ctx).value()));
-            try (PerftestSide side = new PerftestSide(o, ctx, sys[0], sys[1])) {
-                out.printf(Locale.ROOT, " peer perftest %.2f; %s; path MTU %d; %d iterations, tx depth %d%n", peerVersion,
-                        side.describe(), path.bytes(), o.iterations(), o.txDepth());
-                new Sequence(o, channel, side, path, out).run();
+            runOn(o, channel, ctx, null, out);
+        }
+        return 0;
+    }
+
+    /**
+     * With {@code -R}: the exchange on a connection-manager connection of its own, the test's
+     * queue pairs connected through the connection manager too, all on the device the
+     * exchange's connection came up on.
+     */
+    private static int runWithCm(PerftestOptions o, PrintStream out) {
+        String role = o.isServer() ? "server" : "client";
+        InetSocketAddress here = o.address == null ? null : CmSetup.address(o.address, o.isServer() ? o.port : 0);
+        out.printf("verbs4j perf --compat perftest: %s %s with rdma_cm (%s)%n", o.test.program(), role,
+                o.isServer() ? "port " + o.port : "of " + o.host + ":" + o.port);
+        out.flush();
+        try (CmEventChannel exchange = CmSetup.channel(o.provider, o.address);
+             CmEventChannel data = CmSetup.channel(o.provider, null)) {
+            CmSideChannel channel = o.isServer()
+                    ? CmSideChannel.accept(exchange, here != null ? here : CmSetup.address(null, o.port), o.device, o.gidIndex, out)
+                    : CmSideChannel.connect(exchange, here, CmSetup.address(o.host, o.port), o.device, o.gidIndex);
+            try (channel) {
+                out.printf(" rdma_cm exchange connected on %s%n", channel.device().name());
+                runOn(o, channel, channel.device().open(), data, out);
             }
         }
         return 0;
     }
 
+    /** The common part: versions, system data, MTU, then the test's own sequence; {@code ctx} is closed here. */
+    private static void runOn(PerftestOptions o, PerftestChannel channel, DeviceContext ctx, CmEventChannel cm,
+                              PrintStream out) {
+        double peerVersion;
+        int[] sys;
+        Mtu path;
+        try {
+            peerVersion = channel.versions();
+            sys = channel.sysData(PAGE_SIZE, CACHE_LINE);
+            path = Mtu.of(channel.mtu(PerftestSide.proposedMtu(o, ctx).value()));
+        } catch (RuntimeException e) {
+            ctx.close();
+            throw e;
+        }
+        try (PerftestSide side = new PerftestSide(o, ctx, sys[0], sys[1])) {
+            out.printf(Locale.ROOT, " peer perftest %.2f; %s; path MTU %d; %d iterations, tx depth %d%n", peerVersion,
+                    side.describe(), path.bytes(), o.iterations(), o.txDepth());
+            Sequence sequence = new Sequence(o, channel, side, path, cm, out);
+            try {
+                sequence.run();
+            } finally {
+                sequence.disconnect();
+            }
+        }
+    }
+
     /** One run's exchanges and data path, in the order of the C program's {@code main}. */
-    private record Sequence(PerftestOptions o, SideChannel channel, PerftestSide side, Mtu path, PrintStream out) {
+    private static final class Sequence {
+        private final PerftestOptions o;
+        private final PerftestChannel channel;
+        private final PerftestSide side;
+        private final Mtu path;
+        /** With -R, the channel the test's queue pairs connect on; else null. */
+        private final CmEventChannel cm;
+        private final PrintStream out;
+        private CmDataConnection connection;
+
+        Sequence(PerftestOptions o, PerftestChannel channel, PerftestSide side, Mtu path, CmEventChannel cm, PrintStream out) {
+            this.o = o;
+            this.channel = channel;
+            this.side = side;
+            this.path = path;
+            this.cm = cm;
+            this.out = out;
+        }
+
         void run() {
+            if (cm != null) {
+                connectThroughCm();
+            }
             switch (o.test) {
                 case WRITE_BW, READ_BW, ATOMIC_BW -> oneSidedBandwidth();
                 case SEND_BW -> sendBandwidth();
@@ -101,8 +176,36 @@ public final class PerftestCompat {
             channel.keys(side.keys(0));
         }
 
+        /** {@code create_rdma_cm_connection}: an exchange, the connections, another exchange. */
+        private void connectThroughCm() {
+            InetSocketAddress here = o.address == null ? null : CmSetup.address(o.address, o.isServer() ? o.port : 0);
+            if (o.isServer()) {
+                CmId listener = CmDataConnection.listen(cm, side, here != null ? here : CmSetup.address(null, o.port));
+                try {
+                    sync();
+                } catch (RuntimeException e) {
+                    listener.close();
+                    throw e;
+                }
+                connection = CmDataConnection.accept(cm, side, listener);
+            } else {
+                sync();
+                connection = CmDataConnection.connect(cm, side, here, CmSetup.address(o.host, o.port));
+            }
+            out.printf(" %d queue pair(s) connected through rdma_cm%n", side.qps.length);
+            sync();
+        }
+
+        void disconnect() {
+            if (connection != null) {
+                connection.close();
+            }
+        }
+
         private KeyMessage[] connect(KeyMessage[] theirs) {
-            side.connect(theirs, path);
+            if (cm == null) {
+                side.connect(theirs, path);
+            }
             for (int i = 0; i < theirs.length; i++) {
                 out.printf(Locale.ROOT, "  local QPN 0x%06x PSN 0x%06x RKey 0x%08x VAddr 0x%016x%n", side.keys(i).qpn(),
                         side.keys(i).psn(), side.keys(i).rkey(), side.keys(i).vaddr());

@@ -15,11 +15,13 @@ public final class PerftestOptions {
     static final String USAGE = """
             usage: verbs4j perf --compat perftest TEST [options] [HOST]
                    verbs4j perf --compat ib_TEST [options] [HOST]
-              the server (no HOST) or the client of perftest's ib_TEST, speaking its TCP exchange (no -R);
+              the server (no HOST) or the client of perftest's ib_TEST, speaking its TCP exchange or, with -R, its
+              exchange over a connection-manager connection;
               TEST: write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat atomic_lat
               -d, --ib-dev NAME        device (default: the provider's first, or the one --address makes)
               -i, --ib-port N          device port (default 1)
-              -p, --port N             TCP port of the exchange (default 18515)
+              -p, --port N             TCP port of the exchange, or with -R the connection manager's (default 18515)
+              -R, --rdma_cm            connect through the connection manager, as perftest's -R
               -s, --size BYTES         message size (default 65536 for _bw, 2 for _lat, 8 for atomics)
               -a, --all                every size from 2 to 2^23 (not for the atomics)
               -n, --iters N            iterations (default 5000 for write_bw, 1000 otherwise)
@@ -33,14 +35,13 @@ public final class PerftestOptions {
               -F, --CPU-freq           accepted (no cycle counter is read here)
               --report_gbits           bandwidth in Gb/s instead of MB/s
               --provider NAME          soft (default) or ibverbs
-              --address IP             make a soft device on IP (in a network namespace, on another host)
+              --address IP             make a soft device on IP (in a network namespace, on another host); with -R
+                                       also the address the connection manager binds or resolves from
               --progress thread|caller the soft provider's progress model (default thread)
             """;
 
     /** perftest options this mode knows and cannot honour, with the reason it says. */
     private static final Map<String, String> REFUSED = Map.ofEntries(
-            Map.entry("-R", "the rdma_cm exchange (-R) is not implemented; only perftest's default TCP exchange is"),
-            Map.entry("--rdma_cm", "the rdma_cm exchange (-R) is not implemented; only perftest's default TCP exchange is"),
             Map.entry("-z", "the rdma_cm connection (-z) is not implemented"),
             Map.entry("--com_rdma_cm", "the rdma_cm connection (-z) is not implemented"),
             Map.entry("-b", "bidirectional runs (-b) are not implemented"),
@@ -70,6 +71,8 @@ public final class PerftestOptions {
     int rxDepth = 512;
     boolean compareAndSwap;
     boolean odp;
+    /** -R: the exchange and the connections through the connection manager. */
+    boolean rdmaCm;
     boolean reportGbits;
     String provider = "soft";
     String address;
@@ -111,6 +114,7 @@ public final class PerftestOptions {
                 case "-r", "--rx-depth" -> o.rxDepth = number(args, ++i, a, 1, 16384);
                 case "-A", "--atomic_type" -> o.compareAndSwap = atomicType(value(args, ++i, a));
                 case "-c", "--connection" -> connection(value(args, ++i, a));
+                case "-R", "--rdma_cm" -> o.rdmaCm = true;
                 case "--odp" -> o.odp = true;
                 case "-F", "--CPU-freq" -> { }
                 case "--report_gbits" -> o.reportGbits = true;

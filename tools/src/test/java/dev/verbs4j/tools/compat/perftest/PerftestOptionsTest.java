@@ -82,7 +82,7 @@ class PerftestOptionsTest {
 
     @Test
     void refusesWhatCannotBeHonouredWithTheReason() {
-        assertTrue(refusal("ib_write_bw", "-R").contains("rdma_cm"));
+        assertTrue(refusal("ib_write_bw", "-z").contains("rdma_cm"));
         assertTrue(refusal("ib_write_bw", "-b").contains("bidirectional"));
         assertTrue(refusal("ib_write_bw", "-D", "5").contains("-D"));
         assertTrue(refusal("ib_send_bw", "-c", "UD").contains("only RC"));
@@ -93,6 +93,13 @@ class PerftestOptionsTest {
         assertTrue(refusal("ib_write_bw", "--no-such").contains("unknown"));
         assertTrue(refusal("ib_write_bw", "-m", "1500").contains("-m"));
         assertTrue(refusal("ib_write_bw", "host1", "host2").contains("unknown"));
+    }
+
+    @Test
+    void takesTheRdmaCmConnectionBothWays() {
+        assertTrue(parse("ib_write_bw", "-R").rdmaCm);
+        assertTrue(parse("ib_send_bw", "--rdma_cm", "10.9.0.1").rdmaCm);
+        assertFalse(parse("ib_send_bw").rdmaCm);
     }
 
     @Test

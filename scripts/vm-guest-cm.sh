@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Runs inside the rxe micro-VM, from scripts/vm-guest.sh after the ibv_*_pingpong pairings, or
+# on its own: the programs that connect through the RDMA connection manager against their
+# verbs4j counterparts, both directions: rdma-core's rping, rdma_server and rdma_client, and
+# perftest's ib_write_bw and ib_send_bw with -R. The C programs run on rxe0 (root namespace,
+# 10.9.0.1); the verbs4j side runs on the soft provider in namespace 'peer' (10.9.0.2), and on
+# the ibverbs provider on rxe0 (root namespace, to and from 10.9.0.1). One line per pairing in
+# target/vm/c-tools-cm.tsv (case id<TAB>pass|fail|skip<TAB>detail), which
+# scripts/vm-evaluate.py reads with every target/vm/c-tools*.tsv.
+# CM_ONLY=REGEX runs only the pairings whose case id matches.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+# shellcheck source=scripts/vm-guest-env.sh
+source scripts/vm-guest-env.sh
+out=target/vm
+mkdir -p "$out"
+tsv=$out/c-tools-cm.tsv
+: > "$tsv"
+bin=$(dirname "$LD_LIBRARY_PATH")/bin
+v4j="java_run -cp $(tools_classpath) dev.verbs4j.tools.Verbs4jCli"
+port=19100
+pings=10
+echo "== connection-manager programs against verbs4j (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
+
+# The command that runs $* in namespace 'peer', or in this one, with the guest's functions.
+in_peer() { echo "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $*'"; }
+in_root() { echo "bash -c 'source scripts/vm-guest-env.sh; $*'"; }
+
+# Stops the server started as process $1 (the shell running its 'timeout', or 'timeout'
+# itself), which passes the signal to the whole command.
+stop() {
+    pkill -TERM -P "$1" -x timeout 2>/dev/null
+    kill "$1" 2>/dev/null
+}
+
+# One pairing: $1 case id, $2 server command, $3 client command (in either, @PORT@ is the
+# pairing's port), $4 the line the server prints once it listens (empty for a C server,
+# which gets a second's head start), $5 a further check run with $slog and $clog set.
+cm_pair() {
+    local id=$1 server=$2 client=$3 ready=$4 check=$5
+    [[ "$id" =~ ${CM_ONLY:-.} ]] || return 0
+    port=$((port + 1))
+    local name=${id#ctools/}
+    name=${name//[#.\/]/-}
+    local slog=$out/cm-$name-server.log clog=$out/cm-$name-client.log
+    eval "timeout 60 ${server//@PORT@/$port}" > "$slog" 2>&1 &
+    local spid=$!
+    local crc src
+    if [ -z "$ready" ]; then
+        sleep 1
+    elif ! await_log_line "$slog" "$ready" "$spid" 60; then
+        stop "$spid"
+        wait "$spid"
+        record_case "$tsv" "$id" fail "the server never listened: $(tail -n 1 "$slog")"
+        return
+    fi
+    eval "timeout 60 ${client//@PORT@/$port}" > "$clog" 2>&1
+    crc=$?
+    # A server whose client is gone ends within seconds; one that does not is stopped.
+    local i
+    for ((i = 0; i < 100; i++)); do
+        kill -0 "$spid" 2>/dev/null || break
+        sleep 0.1
+    done
+    stop "$spid"
+    wait "$spid"
+    src=$?
+    if [ "$crc" = 0 ] && [ "$src" = 0 ] && eval "$check"; then
+        local figure
+        figure=$(grep -ah "pings\|verified\|^ *[0-9]" "$clog" "$slog" | tail -n 1 | tr -s ' \t' ' ')
+        record_case "$tsv" "$id" pass "${figure:-both sides exited 0}"
+    else
+        record_case "$tsv" "$id" fail "exit status server $src, client $crc; server: $(tail -n 2 "$slog" | tr -d "\000" | tr "\n\t" "  "); client: $(tail -n 2 "$clog" | tr -d "\000" | tr "\n\t" "  ")"
+    fi
+}
+
+# Every pairing with the verbs4j side on provider $1: $2 wraps its commands (in_peer or
+# in_root), $3 its address, $4 its provider options.
+pairings() {
+    local provider=$1 wrap=$2 ip=$3 popts=$4
+    v() { "$wrap" "$v4j $*"; }
+
+    # rping: -V has the client compare what came back; the verbs4j server checks each ping's text.
+    cm_pair "ctools/rping#cm-$provider.cserver" "$bin/rping -s -a 10.9.0.1 -p @PORT@ -V" \
+        "$(v rping -c -a 10.9.0.1 -I "$ip" -p @PORT@ -C $pings -V "$popts")" "" true
+    cm_pair "ctools/rping#cm-$provider.v4jserver" "$(v rping -s -a "$ip" -p @PORT@ -C $pings -V "$popts")" \
+        "$bin/rping -c -a $ip -I 10.9.0.1 -p @PORT@ -C $pings -V" "server listening" true
+
+    # -q on both sides: queue pairs made outside the ids (the C program modifies its own and
+    # completes the connection with rdma_establish).
+    cm_pair "ctools/rping#cm-$provider-q.cserver" "$bin/rping -s -q -a 10.9.0.1 -p @PORT@ -V" \
+        "$(v rping -c -q -a 10.9.0.1 -I "$ip" -p @PORT@ -C $pings -V "$popts")" "" true
+    cm_pair "ctools/rping#cm-$provider-q.v4jserver" "$(v rping -s -q -a "$ip" -p @PORT@ -C $pings -V "$popts")" \
+        "$bin/rping -c -q -a $ip -I 10.9.0.1 -p @PORT@ -C $pings -V" "server listening" true
+
+    # librdmacm's example pair: the C program's "end 0" is its verdict.
+    cm_pair "ctools/rdma_server#cm-$provider.cserver" "$bin/rdma_server -s 10.9.0.1 -p @PORT@" \
+        "$(v rdma-client -s 10.9.0.1 -p @PORT@ "$popts")" "" 'grep -q "end 0" "$slog"'
+    cm_pair "ctools/rdma_client#cm-$provider.v4jserver" "$(v rdma-server -s "$ip" -p @PORT@ "$popts")" \
+        "$bin/rdma_client -s $ip -p @PORT@" "rdma_server: listening" 'grep -q "end 0" "$clog"'
+
+    # perftest -R (perftest names the device -d): the client's result line is the figure.
+    local test c s popt=${popts/--device/-d}
+    for test in write_bw send_bw; do
+        c="ib_$test -d rxe0 -R -F -s 65536 -n 200 --report_gbits -p @PORT@"
+        s="perf --compat perftest $test -R -F -s 65536 -n 200 --report_gbits -p @PORT@ $popt"
+        cm_pair "ctools/ib_$test-R#cm-$provider.cserver" "$c" "$(v "$s" 10.9.0.1)" "" \
+            'grep -q "^ *65536 " "$clog"'
+        cm_pair "ctools/ib_$test-R#cm-$provider.v4jserver" "$(v "$s")" "$c $ip" "listening for the perftest client" \
+            'grep -q "^ *65536 " "$clog"'
+    done
+}
+
+# The C programs against themselves on rxe0: the reference the pairings are read against.
+cm_pair "ctools/rping#cm-c.cserverCclient" "$bin/rping -s -a 10.9.0.1 -p @PORT@ -V" \
+    "$bin/rping -c -a 10.9.0.1 -p @PORT@ -C $pings -V" "" true
+cm_pair "ctools/rdma_server#cm-c.cserverCclient" "$bin/rdma_server -s 10.9.0.1 -p @PORT@" \
+    "$bin/rdma_client -s 10.9.0.1 -p @PORT@" "" 'grep -q "end 0" "$slog" && grep -q "end 0" "$clog"'
+for test in write_bw send_bw; do
+    cm_pair "ctools/ib_$test-R#cm-c.cserverCclient" "ib_$test -d rxe0 -R -F -s 65536 -n 200 --report_gbits -p @PORT@" \
+        "ib_$test -d rxe0 -R -F -s 65536 -n 200 --report_gbits -p @PORT@ 10.9.0.1" "" 'grep -q "^ *65536 " "$clog"'
+done
+pairings soft in_peer 10.9.0.2 "--address 10.9.0.2"
+pairings ibverbs in_root 10.9.0.1 "--provider ibverbs --device rxe0"
+echo "== connection-manager pairings: $(grep -c $'\tpass\t' "$tsv") pass, $(grep -c $'\tfail\t' "$tsv") fail"
