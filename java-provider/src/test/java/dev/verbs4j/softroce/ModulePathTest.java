@@ -24,13 +24,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One tiny application ({@code src/test/modular-app}: the demo's operations through the API)
+ * One tiny application (the examples project, {@code ../examples}: the demo's operations through the API)
  * runs with the verbs4j modules on the module path, where the soft provider is found through
  * its {@code provides} clause and native access is granted to it by name, and with the same
  * jars on the class path, where it is found through {@code META-INF/services}.
  */
 class ModulePathTest {
-    private static final Path APP = Path.of("src/test/modular-app/dev.verbs4j.example");
+    private static final Path APP = Path.of("../examples/src/main/java");
     /** Ports of its own, so the two runs do not collide with other tests' soft devices. */
     private static final String DEVICES = "-Dverbs4j.soft.devices=soft0=127.0.0.1:47961,soft1=127.0.0.2:47961";
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
