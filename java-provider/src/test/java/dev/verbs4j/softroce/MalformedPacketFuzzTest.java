@@ -344,7 +344,7 @@ class MalformedPacketFuzzTest {
         Counters device = rig.target.engine().counters();
         long received = device.get(Counters.PACKETS_IN);
         long dropped = device.get(Counters.DROP_MALFORMED) + device.get(Counters.DROP_ICRC) + device.get(Counters.DROP_PKEY)
-                + device.get(Counters.DROP_UNKNOWN_QP) + device.get(Counters.DROP_ADDRESS);
+                + device.get(Counters.DROP_UNKNOWN_QP) + device.get(Counters.DROP_ADDRESS) + device.get(Counters.DROP_MAD);
         long handed = 0;
         StringBuilder perQp = new StringBuilder();
         for (QueuePair qp : qps) {
@@ -356,7 +356,8 @@ class MalformedPacketFuzzTest {
         assertEquals(fuzzPacketsSent + rig.peerLink.sentToCounted(), received, "packets sent to the device = packets it received");
         assertEquals(device.drops() - device.get(Counters.DROP_SEND_FAILED), dropped,
                 "a device-level drop counter outside the receive path moved: " + FuzzRig.nonZero(device));
-        assertEquals(received, dropped + handed, "received = device drops + packets handed to queue pairs");
+        assertEquals(received, dropped + handed + device.get(Counters.MADS_IN),
+                "received = device drops + packets handed to queue pairs + MADs taken by QP1's agent");
     }
 
     private void assertTheFuzzReachedTheTransport() {
