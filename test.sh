@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command: installs what a fresh machine lacks, builds every module and runs
-# every test, then the ibverbs-provider suite on the kernel's rxe in a micro-VM where
-# qemu can run (skipped, with the reason, where it cannot): everything on the newest kernel,
-# the ibverbs-rxe suite on the other kernels of the selection. Exits non-zero when a test
+# every test, builds and runs the examples project against the installed artifacts, then
+# the ibverbs-provider suite on the kernel's rxe in a micro-VM where qemu can run (skipped,
+# with the reason, where it cannot): everything on the newest kernel, the ibverbs-rxe suite
+# on the other kernels of the selection. Exits non-zero when a test
 # failed, when no test ran, or when the conformance matrix's columns disagree unexplained.
 #
 #   test.sh [--kernels newest|releases|all|SELECTOR[,...]]
@@ -27,6 +28,8 @@ use_maven
 echo "== Maven: $MVN ($("$MVN" -B --version 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | head -n 1))"
 
 scripts/install-build-deps.sh
+# tshark and scapy are installed now: the capture checks must run, not skip.
+export VERBS4J_REQUIRE_CAPTURE_TOOLS=1
 
 # No tracked file names a package registry's or mirror's host: the scripts take the archive
 # from the system's apt configuration and Maven from the system. Where a list of such hosts
@@ -45,6 +48,9 @@ rm -rf conformance-tests/target/conformance target/vm
 build_start=$(date +%s)
 "$MVN" -B -ntp -Dstyle.color=never verify
 echo "== host build and tests took $(( $(date +%s) - build_start )) s"
+
+# A project of its own (examples/) against the installed artifacts and the BOM, not the reactor.
+scripts/examples.sh
 
 vm_status=0
 scripts/vm-suite.sh || vm_status=$?

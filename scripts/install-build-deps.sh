@@ -2,8 +2,10 @@
 # Installs the Debian packages the build needs when they are missing: the libibverbs
 # headers and library the ibverbs provider compiles and links against, librdmacm.so.1
 # its connection-manager library links against, and a C++
-# compiler for its JNI layer. Newer rdma-core headers (FLUSH) are fetched by the
-# native module's own build. Does nothing when everything is present.
+# compiler for its JNI layer; and the two programs that check our packet captures
+# independently of us: tshark (Wireshark's dissectors) and scapy (its RoCE layer computes
+# the ICRC). Newer rdma-core headers (FLUSH) are fetched by the native module's own build.
+# Does nothing when everything is present.
 set -euo pipefail
 needed=()
 [ -f /usr/include/infiniband/verbs.h ] || needed+=(libibverbs-dev)
@@ -12,6 +14,8 @@ ls /usr/lib/*/librdmacm.so.1 >/dev/null 2>&1 || needed+=(librdmacm1)
 ls /usr/lib/*/libibverbs/librxe-rdmav*.so >/dev/null 2>&1 || needed+=(ibverbs-providers)
 command -v g++ >/dev/null 2>&1 || needed+=(g++)
 command -v dpkg-deb >/dev/null 2>&1 || needed+=(dpkg)
+command -v tshark >/dev/null 2>&1 || needed+=(tshark)
+[ -f /usr/lib/python3/dist-packages/scapy/contrib/roce.py ] || needed+=(python3-scapy)
 if [ ${#needed[@]} -eq 0 ]; then
     exit 0
 fi

@@ -38,6 +38,10 @@ public final class QpAttributes {
     private int maxRecvSge;
     private int maxInlineData;
 
+    /** Attributes with no mask bit set: nothing to apply yet. */
+    public QpAttributes() {
+    }
+
     /** The mask of {@link QpAttrMask} bits set so far. */
     public int mask() {
         return mask;

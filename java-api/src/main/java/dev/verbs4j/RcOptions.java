@@ -24,6 +24,10 @@ public final class RcOptions {
     private Set<Access> access = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
     private MemoryRegion shared;
 
+    /** The defaults above. */
+    public RcOptions() {
+    }
+
     public int port() { return port; }
     public RcOptions port(int p) { port = p; return this; }
 

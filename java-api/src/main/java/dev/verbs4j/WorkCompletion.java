@@ -16,6 +16,10 @@ public final class WorkCompletion {
     private int flags;
     private int pkeyIndex;
 
+    /** An empty completion, for a poll to fill. */
+    public WorkCompletion() {
+    }
+
     public long wrId() {
         return wrId;
     }

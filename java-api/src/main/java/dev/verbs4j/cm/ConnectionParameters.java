@@ -26,6 +26,13 @@ public final class ConnectionParameters {
     private boolean srq;
     private int qpNumber;
 
+    /**
+     * No private data, one responder resource and initiator depth, flow control on, 7 retries
+     * and 7 RNR retries, no SRQ and no queue pair number.
+     */
+    public ConnectionParameters() {
+    }
+
     /** The private data (a copy), empty when there is none. */
     public byte[] privateData() {
         return privateData.clone();

@@ -111,6 +111,7 @@ public final class SoftDevice implements Device {
                 link = new FaultyLink(link, FaultInjector.parse(faultSpec));
             }
             engine = new DeviceEngine(link, config.limits(), config.mtu(), config.peerPort(), asyncEvents::offer);
+            engine.monitor(name());
             String pcapDir = System.getProperty(PCAP_PROPERTY);
             if (pcapDir != null && !pcapDir.isBlank()) {
                 capture(Path.of(pcapDir).resolve(name() + ".pcap"));

@@ -22,6 +22,10 @@ public final class SoftProvider implements VerbsProvider {
     private static final List<SoftDevice> ADDED = new CopyOnWriteArrayList<>();
     private static volatile List<SoftDevice> configured;
 
+    /** The provider {@link java.util.ServiceLoader} makes; every instance shares the same devices. */
+    public SoftProvider() {
+    }
+
     @Override
     public String name() {
         return NAME;

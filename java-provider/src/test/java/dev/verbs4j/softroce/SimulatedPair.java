@@ -30,9 +30,14 @@ final class SimulatedPair {
 
     /** A pair whose links are wrapped, e.g. to watch or drop chosen packets. */
     SimulatedPair(long seed, UnaryOperator<Link> wrap) {
+        this(seed, "sim-a", "sim-b", wrap);
+    }
+
+    /** A pair whose devices have the given names (their MBeans' and events' names). */
+    SimulatedPair(long seed, String nameA, String nameB, UnaryOperator<Link> wrap) {
         network = new InMemoryNetwork(seed);
-        deviceA = device("sim-a", "10.77.0.1", wrap);
-        deviceB = device("sim-b", "10.77.0.2", wrap);
+        deviceA = device(nameA, "10.77.0.1", wrap);
+        deviceB = device(nameB, "10.77.0.2", wrap);
     }
 
     private SoftDevice device(String name, String ip, UnaryOperator<Link> wrap) {

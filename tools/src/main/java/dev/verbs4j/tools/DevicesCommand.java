@@ -15,25 +15,43 @@ import dev.verbs4j.VerbsException;
 import java.io.PrintStream;
 import java.util.List;
 
-/** {@code verbs4j devices}: what {@code ibv_devinfo} prints, for every provider. */
+/**
+ * {@code verbs4j devices}: what {@code ibv_devinfo} prints, for every provider; with
+ * {@code --counters}, each soft device's counters too, and with {@code --counters --pid PID}
+ * only the counters of the soft devices of another Java process.
+ */
 final class DevicesCommand {
     private DevicesCommand() {
     }
 
     static int run(String[] args, PrintStream out) {
-        boolean verbose = List.of(args).contains("-v");
+        List<String> options = List.of(args);
+        boolean verbose = options.contains("-v");
+        boolean counters = options.contains("--counters");
+        int pid = options.indexOf("--pid");
+        if (pid >= 0) {
+            if (!counters || pid + 1 >= args.length) {
+                throw new IllegalArgumentException("usage: verbs4j devices --counters --pid PID");
+            }
+            try {
+                CountersReport.printProcess(args[pid + 1], out);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e.getMessage(), e);
+            }
+            return 0;
+        }
         for (Provider provider : Verbs.providers()) {
             List<Device> devices = provider.devices();
             out.println("provider " + provider.name() + ": " + devices.size() + " device(s)"
                     + provider.unavailableReason().map(r -> " (" + r + ")").orElse(""));
             for (Device device : devices) {
-                describe(device, verbose, out);
+                describe(device, verbose, counters, out);
             }
         }
         return 0;
     }
 
-    private static void describe(Device device, boolean verbose, PrintStream out) {
+    private static void describe(Device device, boolean verbose, boolean counters, PrintStream out) {
         out.println("hca_id:\t" + device.name());
         out.printf("\tnode_guid:\t\t%016x%n", device.guid());
         try (DeviceContext ctx = device.open()) {
@@ -77,8 +95,20 @@ final class DevicesCommand {
                     }
                 }
             }
+            if (counters) {
+                printCounters(device, out);
+            }
         } catch (VerbsException e) {
             out.println("\tcannot open: " + e.getMessage());
+        }
+    }
+
+    /** A soft device's counters from its MBeans (the device is open, so they are there). */
+    private static void printCounters(Device device, PrintStream out) {
+        if (device.providerName().equals("soft")) {
+            CountersReport.printLocal(device.name(), out);
+        } else {
+            out.println("\tcounters:		the kernel's, in /sys/class/infiniband/" + device.name() + "/ports/*/hw_counters");
         }
     }
 

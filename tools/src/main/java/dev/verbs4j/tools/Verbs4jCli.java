@@ -6,7 +6,8 @@ import java.util.Arrays;
 /**
  * The {@code verbs4j} command. Subcommands:
  * <ul>
- * <li>{@code devices [-v]}: providers and devices with their capabilities, like {@code ibv_devinfo}</li>
+ * <li>{@code devices [-v] [--counters [--pid PID]]}: providers and devices with their capabilities, like
+ * {@code ibv_devinfo}, and the soft devices' counters (of this process, or of the Java process PID)</li>
  * <li>{@code demo}: two soft devices on loopback addresses doing every kind of operation</li>
  * <li>{@code pingpong}: RC SEND/RECV round trips plus an RDMA WRITE and READ between two processes, like {@code ibv_rc_pingpong}</li>
  * <li>{@code perf}: perftest's measurements, in one process or as {@code --server} and client</li>
@@ -56,7 +57,10 @@ public final class Verbs4jCli {
 
     private static void usage(PrintStream out) {
         out.println("usage: verbs4j <command> [options]");
-        out.println("  devices [-v]   list providers and devices (like ibv_devinfo; -v for every attribute)");
+        out.println("  devices [-v] [--counters [--pid PID]]");
+        out.println("                 list providers and devices (like ibv_devinfo; -v for every attribute); --counters adds");
+        out.println("                 each soft device's counters and its queue pairs' (from their MBeans), and with --pid");
+        out.println("                 prints only those of the soft devices of the running Java process PID");
         out.println("  demo           two soft devices on 127.0.0.1 and 127.0.0.2: send, write, read, atomics, ATOMIC WRITE, FLUSH");
         out.println("  pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT] [--size BYTES] [--iters N]"
                 + " [--mtu BYTES] [--all-ops] [--cm] [server-host]");

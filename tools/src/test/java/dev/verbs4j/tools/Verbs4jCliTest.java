@@ -32,6 +32,15 @@ class Verbs4jCliTest {
     }
 
     @Test
+    void devicesWithCountersPrintsEachSoftDevicesCounters() {
+        assertEquals(0, run("devices", "--counters"));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(2, text.lines().filter(l -> l.equals("\tcounters:")).count(), text);
+        assertTrue(text.contains("\t\tpackets_in:\t0") && text.contains("\t\tnaks_received_remote_access_error:\t0")
+                && text.contains("\t\todp_faults:\t0"), text);
+    }
+
+    @Test
     void demoRunsEveryOperationOverLoopback() {
         assertEquals(0, run("demo"), out + "\n" + err);
         String text = out.toString(StandardCharsets.UTF_8);

@@ -12,7 +12,7 @@ import java.util.List;
  * @param seed     the seed of the run (the warm-up's is derived from it)
  * @param warmup   the calls of the warm-up run
  */
-record FuzzOptions(String provider, String device, int calls, long seed, int warmup) {
+public record FuzzOptions(String provider, String device, int calls, long seed, int warmup) {
 
     static FuzzOptions parse(String[] args) {
         String provider = "soft";

@@ -30,6 +30,10 @@ import java.util.function.Function;
  */
 public final class ConformanceReportListener implements TestExecutionListener {
     private static final String SUITE_PACKAGE = "dev.verbs4j.conformance.";
+    /** The JUnit Platform makes it through {@link java.util.ServiceLoader}. */
+    public ConformanceReportListener() {
+    }
+
     /** The tag {@code ConformanceSuite} puts on every case. */
     static final String TAG = "conformance";
 

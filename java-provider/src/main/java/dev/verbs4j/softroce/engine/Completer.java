@@ -6,6 +6,7 @@ import dev.verbs4j.ScatterGatherList;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WrOpcode;
 import dev.verbs4j.softroce.memory.KeyCheck;
+import dev.verbs4j.softroce.monitor.SoftEvents;
 import dev.verbs4j.softroce.wire.Aeth;
 import dev.verbs4j.softroce.wire.OpcodeTable;
 import dev.verbs4j.softroce.wire.Opcodes;
@@ -358,6 +359,7 @@ final class Completer {
 
     private void nak(int psn, int code) {
         qp.counters.increment(Counters.NAKS_RECEIVED);
+        qp.counters.increment(Counters.NAKS_RECEIVED_BY_CODE + Counters.nakCode(code));
         if (acknowledge(psn, false)) {
             return;
         }
@@ -405,6 +407,7 @@ final class Completer {
             w.status = status;
             w.state = Wqe.DONE;
         }
-        qp.enterError(null);
+        SoftEvents.retryExhausted(qp.device.name(), qp.qpn, status, expectedPsn);
+        qp.enterError(null, status.name());
     }
 }

@@ -40,13 +40,21 @@ public final class Counters {
     public static final int DROP_MAD = 27;
     public static final int MADS_IN = 28;
     public static final int MADS_OUT = 29;
+    /** NAKs sent, by code ({@link #nakCode}): five counters from here, PSN sequence error first. */
+    public static final int NAKS_SENT_BY_CODE = 30;
+    /** NAKs received, by code ({@link #nakCode}): five counters from here. */
+    public static final int NAKS_RECEIVED_BY_CODE = 35;
 
     private static final String[] NAMES = {
         "packets_in", "packets_out", "bytes_in", "bytes_out", "retransmits", "timeouts", "naks_sent",
         "naks_received", "rnr_naks_sent", "rnr_naks_received", "duplicates", "out_of_sequence", "drop_icrc",
         "drop_malformed", "drop_unknown_qp", "drop_opcode_sequence", "drop_length", "drop_pkey", "drop_qkey",
         "drop_address", "drop_qp_state", "drop_send_failed", "drop_ghost_response", "icrc_ipv4_id_recovered",
-        "engine_faults", "icrc_rxe_flush_variant", "drop_access", "drop_mad", "mads_in", "mads_out"
+        "engine_faults", "icrc_rxe_flush_variant", "drop_access", "drop_mad", "mads_in", "mads_out",
+        "naks_sent_psn_sequence_error", "naks_sent_invalid_request", "naks_sent_remote_access_error",
+        "naks_sent_remote_operational_error", "naks_sent_invalid_rd_request",
+        "naks_received_psn_sequence_error", "naks_received_invalid_request", "naks_received_remote_access_error",
+        "naks_received_remote_operational_error", "naks_received_invalid_rd_request"
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);
@@ -57,6 +65,25 @@ public final class Counters {
 
     public void add(int counter, long delta) {
         values.lazySet(counter, values.get(counter) + delta);
+    }
+
+    /**
+     * The offset from {@link #NAKS_SENT_BY_CODE} or {@link #NAKS_RECEIVED_BY_CODE} for a NAK's
+     * AETH syndrome: its code (0 PSN sequence error .. 4 invalid RD request); the reserved
+     * codes count as 4, as a requester completes them (IBV_WC_REM_INV_RD_REQ_ERR).
+     */
+    public static int nakCode(int syndrome) {
+        return Math.min(syndrome & 0x1F, 4);
+    }
+
+    /** How many counters there are; {@link #name} gives each one's name. */
+    public static int count() {
+        return NAMES.length;
+    }
+
+    /** The name of a counter, as {@link #snapshot} and the MBeans show it. */
+    public static String name(int counter) {
+        return NAMES[counter];
     }
 
     public long get(int counter) {

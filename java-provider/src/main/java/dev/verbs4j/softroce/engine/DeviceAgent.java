@@ -1,5 +1,6 @@
 package dev.verbs4j.softroce.engine;
 
+import dev.verbs4j.softroce.monitor.SoftEvents;
 import dev.verbs4j.softroce.transport.Link;
 
 import java.util.concurrent.locks.LockSupport;
@@ -39,11 +40,15 @@ public final class DeviceAgent implements AutoCloseable {
 
     private void run() {
         int idle = 0;
+        long lastStepNs = System.nanoTime();
         while (running) {
             // Never queue for the lock: a polling application thread holding it is doing the
             // work (and a queued lock waiter would allocate its node). A fault in the engine
             // must not silently kill the device's only thread.
-            int work = engine.step(System.nanoTime());
+            long nowNs = System.nanoTime();
+            SoftEvents.engineStep(engine.name(), nowNs - lastStepNs);
+            lastStepNs = nowNs;
+            int work = engine.step(nowNs);
             if (work > 0) {
                 idle = 0;
                 continue;

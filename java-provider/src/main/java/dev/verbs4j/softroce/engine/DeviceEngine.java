@@ -12,6 +12,8 @@ import dev.verbs4j.VerbsException;
 import dev.verbs4j.WrOpcode;
 import dev.verbs4j.softroce.memory.MemoryTable;
 import dev.verbs4j.softroce.transport.Link;
+import dev.verbs4j.softroce.monitor.DeviceMBeans;
+import dev.verbs4j.softroce.monitor.SoftEvents;
 import dev.verbs4j.softroce.transport.PcapWriter;
 import dev.verbs4j.softroce.wire.Icrc;
 import dev.verbs4j.softroce.wire.IpUdpHeaders;
@@ -95,6 +97,8 @@ public final class DeviceEngine implements AutoCloseable {
     private int gsiPsn;
     private volatile Runnable wakeupHook;
     private volatile boolean rxeFlushIcrc = Boolean.getBoolean(RXE_FLUSH_ICRC_PROPERTY);
+    private String name;
+    private DeviceMBeans mbeans;
 
     /**
      * System property: send FLUSH with the kernel rxe's ICRC variant (the headers covered
@@ -120,6 +124,35 @@ public final class DeviceEngine implements AutoCloseable {
         this.localAddress = local.getAddress();
         this.peerPort = peerPort;
         this.asyncEvents = asyncEvents;
+        this.name = local.toString();
+    }
+
+    /**
+     * Names the engine after its device, for its JFR events, and shows its counters and its
+     * queue pairs' as MBeans ({@link DeviceMBeans}) until it closes.
+     */
+    public void monitor(String deviceName) {
+        lock.lock();
+        try {
+            this.name = deviceName;
+            if (mbeans == null) {
+                String[] names = new String[Counters.count()];
+                for (int i = 0; i < names.length; i++) {
+                    names[i] = Counters.name(i);
+                }
+                mbeans = new DeviceMBeans(deviceName, names, counters::get, memory::odpFaults);
+                for (QpEngine qp : active) {
+                    mbeans.addQueuePair(qp.qpn, qp.counters::get);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The device's name (its address until {@link #monitor} names it). */
+    public String name() {
+        return name;
     }
 
     /** The port's active MTU. */
@@ -182,6 +215,9 @@ public final class DeviceEngine implements AutoCloseable {
                     maxRecvSge, maxInline, signalAll, operations, arena);
             qps[qpn] = qp;
             active.add(qp);
+            if (mbeans != null) {
+                mbeans.addQueuePair(qpn, qp.counters::get);
+            }
             return qp;
         } finally {
             lock.unlock();
@@ -212,6 +248,9 @@ public final class DeviceEngine implements AutoCloseable {
             qps[qp.qpn] = null;
             active.remove(qp);
             qp.state = QpState.RESET;
+            if (mbeans != null) {
+                mbeans.removeQueuePair(qp.qpn);
+            }
         } finally {
             lock.unlock();
         }
@@ -293,6 +332,7 @@ public final class DeviceEngine implements AutoCloseable {
     /** Counts an unexpected engine exception, reports the first one, and raises DEVICE_FATAL once. */
     void engineFault(Throwable t) {
         counters.increment(Counters.ENGINE_FAULTS);
+        SoftEvents.engineFault(name, t);
         if (counters.get(Counters.ENGINE_FAULTS) == 1) {
             System.err.println("verbs4j soft device " + local + ": engine fault");
             t.printStackTrace();
@@ -410,7 +450,6 @@ public final class DeviceEngine implements AutoCloseable {
                     continue;
                 }
             }
-            record(rxSegment, length, rxFlow);
             dispatch(length, source, nowNs);
         }
         return n;
@@ -440,13 +479,17 @@ public final class DeviceEngine implements AutoCloseable {
 
     private void dispatch(int length, InetSocketAddress source, long nowNs) {
         if (!view.wrap(rxSegment, 0, length)) {
+            record(rxSegment, length, rxFlow, 0);
             counters.increment(Counters.DROP_MALFORMED);
             return;
         }
         if (!view.checkIcrc(icrc, rxFlow)) {
+            record(rxSegment, length, rxFlow, 0);
             counters.increment(Counters.DROP_ICRC);
             return;
         }
+        // The capture shows the IPv4 Identification the sender used, so the ICRC verifies there too.
+        record(rxSegment, length, rxFlow, view.ipv4Id());
         if (view.ipv4Id() != 0) {
             counters.increment(Counters.ICRC_IPV4_ID_RECOVERED);
         }
@@ -535,7 +578,7 @@ public final class DeviceEngine implements AutoCloseable {
         InetSocketAddress peer = new InetSocketAddress(destination, peerPort);
         flowTo(peer, gsiFlow);
         int length = builder.finish(MAD_SIZE, icrc, gsiFlow, 0);
-        record(txSegment, length, gsiFlow);
+        record(txSegment, length, gsiFlow, 0);
         if (link.send(txBuffer, length, peer, local.getPort())) {
             counters.increment(Counters.PACKETS_OUT);
             counters.increment(Counters.MADS_OUT);
@@ -587,7 +630,7 @@ public final class DeviceEngine implements AutoCloseable {
         int length = rxeFlushIcrc && builder.opcode() == Opcodes.RC_FLUSH
                 ? builder.finishRxeFlush(payloadLength, icrc, flow, 0)
                 : builder.finish(payloadLength, icrc, flow, 0);
-        record(txSegment, length, flow);
+        record(txSegment, length, flow, 0);
         if (link.send(txBuffer, length, destination, sourcePort)) {
             counters.increment(Counters.PACKETS_OUT);
             counters.add(Counters.BYTES_OUT, length);
@@ -597,11 +640,16 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
-    private void record(MemorySegment packet, int length, UdpFlow flow) {
+    /**
+     * Writes a packet to the capture, if one is on, with the IPv4 Identification its ICRC was
+     * computed with: 0 for ours (our socket sends ID 0), the recovered one for a received
+     * packet, 0 for one that failed the check (the capture then shows it as bad).
+     */
+    private void record(MemorySegment packet, int length, UdpFlow flow, int ipv4Id) {
         PcapWriter pcap = capture;
         if (pcap != null) {
             try {
-                pcap.write(System.currentTimeMillis() * 1_000_000L, flow, packet, 0, length);
+                pcap.write(System.currentTimeMillis() * 1_000_000L, flow, ipv4Id, packet, 0, length);
             } catch (java.io.IOException e) {
                 capture = null; // a failing capture must not stop the device
             }
@@ -612,6 +660,10 @@ public final class DeviceEngine implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
+            if (mbeans != null) {
+                mbeans.close();
+                mbeans = null;
+            }
             link.close();
             arena.close();
         } finally {

@@ -12,6 +12,7 @@ import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.VerbsException;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WrOpcode;
+import dev.verbs4j.softroce.monitor.SoftEvents;
 import dev.verbs4j.softroce.wire.Psn;
 import dev.verbs4j.softroce.wire.UdpFlow;
 
@@ -297,6 +298,9 @@ public final class QpEngine {
             default -> {
             }
         }
+        if (to == QpState.ERR && state != QpState.ERR) {
+            SoftEvents.queuePairError(device.name(), qpn, "modify");
+        }
         state = to;
         if (to == QpState.ERR) {
             device.wakeup();
@@ -305,8 +309,14 @@ public final class QpEngine {
 
     /** Moves the QP to the error state from inside the engine (fatal transport error). */
     void enterError(AsyncEventType event) {
+        enterError(event, event != null ? event.name() : "transport error");
+    }
+
+    /** As {@link #enterError(AsyncEventType)}, naming the cause for the JFR event. */
+    void enterError(AsyncEventType event, String cause) {
         if (state != QpState.ERR) {
             state = QpState.ERR;
+            SoftEvents.queuePairError(device.name(), qpn, cause);
             if (event != null) {
                 device.asyncEvent(event, qpn);
             }

@@ -155,6 +155,7 @@ final class Responder {
                     nakSent = true;
                     sendAck(Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn);
                     qp.counters.increment(Counters.NAKS_SENT);
+                    qp.counters.increment(Counters.NAKS_SENT_BY_CODE + Counters.nakCode(Aeth.NAK_PSN_SEQUENCE_ERROR));
                 }
                 return;
             }
@@ -840,6 +841,7 @@ final class Responder {
     private void classC(int syndrome, int psn) {
         sendAck(syndrome, psn);
         qp.counters.increment(Counters.NAKS_SENT);
+        qp.counters.increment(Counters.NAKS_SENT_BY_CODE + Counters.nakCode(syndrome));
         if (receiveActive) {
             WcStatus status = syndrome == Aeth.NAK_REMOTE_ACCESS_ERROR ? WcStatus.LOC_ACCESS_ERR : WcStatus.REM_INV_REQ_ERR;
             completeReceive(status, WcOpcode.RECV, 0, 0, 0, true);

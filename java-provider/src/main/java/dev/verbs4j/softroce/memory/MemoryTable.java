@@ -26,11 +26,17 @@ public final class MemoryTable {
     private long offset;
     private long freedRegionsFound;
     private int sweepCursor;
+    private final OdpFaultTally odpFaults = new OdpFaultTally();
 
     /** A table holding at most {@code maxObjects} regions and windows. */
     public MemoryTable(int maxObjects) {
         this.maxObjects = maxObjects;
         this.variantSeed = new SecureRandom().nextInt();
+    }
+
+    /** On-Demand Paging page faults over every region this table has held; any thread. */
+    public long odpFaults() {
+        return odpFaults.get();
     }
 
     // ---- control path --------------------------------------------------------------------
@@ -41,7 +47,7 @@ public final class MemoryTable {
         if (index < 0) {
             return null;
         }
-        Region r = new Region(index, pdHandle, keyFor(index), memory, iova, access, 0);
+        Region r = new Region(index, pdHandle, keyFor(index), memory, iova, access, 0, odpFaults);
         objects[index] = r;
         return r;
     }
@@ -52,7 +58,7 @@ public final class MemoryTable {
         if (index < 0) {
             return null;
         }
-        Region r = new Region(index, pdHandle, keyFor(index), null, 0, 0, maxPages);
+        Region r = new Region(index, pdHandle, keyFor(index), null, 0, 0, maxPages, odpFaults);
         objects[index] = r;
         return r;
     }

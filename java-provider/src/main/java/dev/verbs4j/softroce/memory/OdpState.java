@@ -19,14 +19,19 @@ public final class OdpState {
     private long invalidations;
     private long prefetches;
 
-    OdpState(long byteSize) {
+    private final OdpFaultTally deviceFaults;
+
+    OdpState(long byteSize, OdpFaultTally deviceFaults) {
+        this.deviceFaults = deviceFaults;
         this.pageCount = (byteSize + (1L << PAGE_SHIFT) - 1) >>> PAGE_SHIFT;
         this.chunks = new long[(int) ((pageCount + (1L << CHUNK_PAGES_SHIFT) - 1) >>> CHUNK_PAGES_SHIFT)][];
     }
 
     /** Marks the pages of {@code [offset, offset + length)} present, counting a fault for each that was not. */
     public void touch(long offset, long length) {
-        faults += markPresent(offset, length);
+        long added = markPresent(offset, length);
+        faults += added;
+        deviceFaults.add(added);
     }
 
     /** Prefetch: like {@link #touch} but counted as prefetched pages; returns how many came in. */

@@ -35,13 +35,14 @@ public final class Region extends MemoryObject {
     private final int maxPages;
     private final OdpState odp;
 
-    Region(int index, int pdHandle, int key, MemorySegment memory, long iova, int access, int maxPages) {
+    Region(int index, int pdHandle, int key, MemorySegment memory, long iova, int access, int maxPages,
+           OdpFaultTally deviceFaults) {
         super(index, pdHandle, key, memory == null ? FREE : VALID);
         this.maxPages = maxPages;
         this.pageMemory = new MemorySegment[Math.max(0, maxPages)];
         this.backings = new MemorySegment[Math.max(0, maxPages)];
         this.pageOffsets = new long[Math.max(0, maxPages)];
-        this.odp = (access & Access.ON_DEMAND.value()) != 0 ? new OdpState(memory.byteSize()) : null;
+        this.odp = (access & Access.ON_DEMAND.value()) != 0 ? new OdpState(memory.byteSize(), deviceFaults) : null;
         if (memory != null) {
             this.memory = memory;
             this.iova = iova;

@@ -151,13 +151,10 @@ class PcapWriterTest {
         }
     }
 
-    /**
-     * Hand check made automatic where possible: when tshark is installed, it must decode our
-     * records as RoCEv2 (BTH opcodes and the Invariant CRC field).
-     */
+    /** tshark must decode our records as RoCEv2 (BTH opcodes and the Invariant CRC field). */
     @Test
     void tsharkDecodesTheRecordsAsRoceV2() throws Exception {
-        assumeTrue(tsharkAvailable(), "tshark is not installed; this check needs it (apt-get install tshark)");
+        CaptureTools.requireTshark();
         Path file = dir.resolve("tshark.pcap");
         GoldenPackets.Packet write = GoldenPackets.named("rc_rdma_write_first_v4");
         GoldenPackets.Packet ack = GoldenPackets.named("rc_acknowledge_v6");
@@ -186,16 +183,6 @@ class PcapWriterTest {
         assertEquals(destQp, Integer.decode(f[2]), line);
         byte[] d = p.datagram();
         assertEquals(Long.parseLong(HexFormat.of().formatHex(d, d.length - 4, d.length), 16), Long.decode(f[3]), line);
-    }
-
-    private static boolean tsharkAvailable() {
-        try {
-            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
     }
 
     private static ByteBuffer read(Path file) throws IOException {

@@ -9,7 +9,7 @@ import org.bytedeco.javacpp.annotation.Name;
 import org.bytedeco.javacpp.annotation.Properties;
 
 /**
- * A connection-manager event as {@link CmVerbs#next_event} copies it out of
+ * A connection-manager event as {@link CmVerbs#nextEvent} copies it out of
  * {@code struct rdma_cm_event} before acknowledging it: the ids, type and status, the
  * connection parameters ({@code param.conn}, or {@code param.ud} for a UD id) and the
  * private data. Owned by the caller and reused from event to event.
