@@ -15,6 +15,7 @@ public abstract class Resource implements AutoCloseable {
     private final Resource[] dependencies;
     private int dependents;
     private volatile boolean closed;
+    private volatile boolean closing;
 
     /**
      * @param kind         what the resource is, for messages ("protection domain")
@@ -88,6 +89,15 @@ public abstract class Resource implements AutoCloseable {
     }
 
     /**
+     * Whether a close has begun (it may still be freeing what the provider holds), or is
+     * done: a call that another thread's close overtook reads this to report the closed
+     * object rather than the half-destroyed state it saw.
+     */
+    public final boolean isClosing() {
+        return closing || closed;
+    }
+
+    /**
      * Closes the resource: fails with {@code EBUSY} while dependents are alive, then runs
      * {@link #destroy()} and releases what it depended on. A second call does nothing.
      */
@@ -100,7 +110,13 @@ public abstract class Resource implements AutoCloseable {
             if (dependents > 0) {
                 throw new VerbsException(Errno.EBUSY, kind + " has " + dependents + " live dependent resource(s)");
             }
-            destroy();
+            closing = true;
+            try {
+                destroy();
+            } catch (RuntimeException | Error e) {
+                closing = false;
+                throw e;
+            }
             closed = true;
         }
         for (Resource d : dependencies) {

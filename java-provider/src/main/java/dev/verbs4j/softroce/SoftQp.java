@@ -187,7 +187,7 @@ final class SoftQp extends Resource implements QueuePair {
      * That refusal is reported as what it is, a call on a closed queue pair.
      */
     private RuntimeException closedMeanwhileOr(VerbsException e) {
-        return isClosed() ? new IllegalStateException("queue pair is closed", e) : e;
+        return isClosing() ? new IllegalStateException("queue pair is closed", e) : e;
     }
 
     private void postOpen(SendWorkRequest wr) {
