@@ -2,6 +2,10 @@ package dev.verbs4j.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import dev.verbs4j.conformance.report.Findings;
+import dev.verbs4j.conformance.report.Outcome;
+import dev.verbs4j.conformance.report.ReportJson;
+import dev.verbs4j.conformance.report.RunReport;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.Assumptions;
@@ -29,19 +33,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The conformance suite against the ibverbs provider on the kernel's own Soft-RoCE: builds
  * the image from this module's Dockerfile and {@code target/image}, runs it privileged on
  * the host network (its entrypoint creates the rxe device and runs the suite), copies the
- * report to {@code target/conformance-report} and requires the suite's exit status 0 with
- * at least one case passed.
+ * report to {@code target/conformance-report} and requires at least one case passed and no
+ * failed case that the bundled findings lists ({@code conformance-tests/findings}) do not name
+ * for the running kernel: what the kernel's rxe is known to do differently fails the suite
+ * (exit status 1) on every kernel that has it.
  * <p>
  * Skipped, with the reason printed, where the host's kernel has no {@code rdma_rxe}
  * loaded or no Docker daemon answers: both are checked in milliseconds before
@@ -51,8 +54,6 @@ public class RxeConformanceContainerTest {
     private static final String IMAGE = "verbs4j/rxe-conformance:local";
     private static final String REPORT_IN_CONTAINER = "/report";
     private static final Duration DOCKER_PING_TIMEOUT = Duration.ofSeconds(3);
-    private static final Pattern COUNTS =
-            Pattern.compile("\"counts\":\\s*\\{\"pass\":\\s*(\\d+),\\s*\"fail\":\\s*(\\d+),\\s*\"skip\":\\s*(\\d+)}");
 
     @Test
     void conformanceSuitePassesOnTheKernelRxe() throws Exception {
@@ -76,15 +77,22 @@ public class RxeConformanceContainerTest {
             long exitStatus = container.getCurrentContainerInfo().getState().getExitCodeLong();
             copyReport(container.getDockerClient(), container.getContainerId(), reportDir);
 
-            assertEquals(0, exitStatus, "the suite failed in the container (status " + exitStatus + "); report in " + reportDir);
+            // 0: no case failed; 1: some failed, which is accepted below when each is a listed finding.
+            assertTrue(exitStatus == 0 || exitStatus == 1,
+                    "the suite did not run to the end in the container (status " + exitStatus + "); report in " + reportDir);
         }
         Path json = reportDir.resolve(ModulePaths.label() + ".json");
         assertTrue(Files.isRegularFile(json), "no report " + json);
-        Matcher counts = COUNTS.matcher(Files.readString(json));
-        assertTrue(counts.find(), "no counts in " + json);
-        System.out.printf("kernel rxe: %s passed, %s failed, %s skipped; report in %s%n",
-                counts.group(1), counts.group(2), counts.group(3), reportDir);
-        assertTrue(Integer.parseInt(counts.group(1)) > 0, "no case passed on the kernel rxe: see " + json);
+        RunReport run = ReportJson.read(Files.readString(json));
+        Findings findings = Findings.bundled();
+        List<String> unexplained = run.cases().stream()
+                .filter(c -> c.outcome() == Outcome.FAIL && findings.reason(run, c) == null)
+                .map(c -> c.id() + ": " + c.detail()).toList();
+        System.out.printf("kernel rxe: %d passed, %d failed (%d of them listed findings of kernel %s), %d skipped; report in %s%n",
+                run.count(Outcome.PASS), run.count(Outcome.FAIL), findings.count(run), run.kernel(), run.count(Outcome.SKIP), reportDir);
+        unexplained.forEach(c -> System.out.println("[rxe container] FAILED, not a listed finding: " + c));
+        assertTrue(run.count(Outcome.PASS) > 0, "no case passed on the kernel rxe: see " + json);
+        assertTrue(unexplained.isEmpty(), unexplained.size() + " cases failed that no findings list names (printed above); see " + json);
     }
 
     /**
