@@ -344,8 +344,9 @@ def judge_container(columns, lists, problems):
     """
     skipped = read_lines(os.path.join(CONTAINER_RUN, "skipped.txt"))
     if skipped:
-        print("container column: SKIPPED: %s" % " ".join(skipped))
-        return
+        line = "%s: SKIPPED: %s" % (CONTAINER_COLUMN, " ".join(skipped))
+        print(line)
+        return line
     if not os.path.isdir(CONTAINER_RUN):
         return
     for line in read_lines(os.path.join(CONTAINER_RUN, "timing.txt")):
@@ -359,6 +360,12 @@ def judge_container(columns, lists, problems):
         return
     if rc != "0":
         problems.append("the Docker run in the VM failed (docker.rc %s; logs in target/vm/docker)" % rc)
+    test_rc = (read_lines(os.path.join(CONTAINER_RUN, "testcontainers.rc")) or ["missing"])[0]
+    if test_rc != "0":
+        problems.append("RxeConformanceContainerTest (Testcontainers) did not pass in the VM (status %s, 2 = skipped; "
+                        "log: target/vm/docker/testcontainers.log); the column came from the docker CLI" % test_rc)
+    else:
+        print("RxeConformanceContainerTest passed through Testcontainers on the guest's Docker engine")
     if bare is None:
         return
     outcomes = {c["id"]: c["outcome"] for c in bare["cases"]}
@@ -510,7 +517,9 @@ def main():
         column_lines.append(line)
     judge_kernel_columns(columns, problems)
     if not kernel_columns_only:
-        judge_container(columns, lists, problems)
+        skipped_line = judge_container(columns, lists, problems)
+        if skipped_line:
+            column_lines.append(skipped_line)
     if kernel_columns_only:
         for p in problems:
             print("FAILED: " + p)

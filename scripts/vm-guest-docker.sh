@@ -98,7 +98,7 @@ java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/targ
     -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
     dev.verbs4j.docker.RxeConformanceContainerTest > "$out/testcontainers.log" 2>&1
 echo $? > "$out/testcontainers.rc"
-grep -E '^\[rxe container\] (SKIPPED|kernel|report|\[verbs4j-rxe\])|^kernel rxe:|tests (successful|failed|skipped|aborted)' "$out/testcontainers.log"
+grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|\[verbs4j-rxe\])|^kernel rxe:|tests (successful|failed|skipped|aborted)' "$out/testcontainers.log"
 timing testcontainers $((SECONDS - start))
 
 if [ ! -s "$report/$label.json" ]; then
