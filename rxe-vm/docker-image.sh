@@ -27,8 +27,9 @@ export DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes
 CONTEXT=$(cd "$RXEVM_HOME/../docker" && pwd)
 OUT=$RXEVM_CACHE/docker
 BASE_TAR=$OUT/debian-sid-base.tar
-# Debian's client, which speaks the API of the daemon it comes with.
-DOCKER=/usr/bin/docker
+# Debian's client, which speaks the API of the daemon it comes with; as root, like the
+# private daemon whose socket it uses.
+docker_cli() { as_root /usr/bin/docker -H "$DAEMON_HOST" "$@"; }
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -67,8 +68,8 @@ stop_daemon() {
     if [ -s "$DAEMON_DIR/dockerd.pid" ]; then
         local pid
         pid=$(cat "$DAEMON_DIR/dockerd.pid")
-        kill "$pid" 2>/dev/null || true
-        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        as_root kill "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do as_root kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     fi
     # The daemon leaves its network namespace file mounted.
     awk -v dir="$DAEMON_DIR/" 'index($2, dir) == 1 { print $2 }' /proc/mounts | sort -r |
@@ -79,12 +80,12 @@ stop_daemon() {
 start_daemon() {
     DAEMON_DIR=$(mktemp -d "$OUT/daemon.XXXXXX")
     trap stop_daemon EXIT
-    export DOCKER_HOST=unix://$DAEMON_DIR/docker.sock
-    as_root dockerd --host "$DOCKER_HOST" --data-root "$DAEMON_DIR/data" --exec-root "$DAEMON_DIR/exec" \
+    DAEMON_HOST=unix://$DAEMON_DIR/docker.sock
+    as_root dockerd --host "$DAEMON_HOST" --data-root "$DAEMON_DIR/data" --exec-root "$DAEMON_DIR/exec" \
         --pidfile "$DAEMON_DIR/dockerd.pid" --iptables=false --ip-masq=false --bridge=none \
         >"$DAEMON_DIR/dockerd.log" 2>&1 &
     for _ in $(seq 1 300); do
-        "$DOCKER" info >/dev/null 2>&1 && return 0
+        docker_cli info >/dev/null 2>&1 && return 0
         sleep 0.1
     done
     tail -n 20 "$DAEMON_DIR/dockerd.log" >&2
@@ -100,17 +101,17 @@ main() {
     tarball=$OUT/rxe-conformance-$key.tar
     if [ "$REFRESH" = 1 ] || [ ! -s "$tarball" ] || [ "$BASE_TAR" -nt "$tarball" ]; then
         start_daemon
-        "$DOCKER" import "$BASE_TAR" "$RXEVM_DOCKER_BASE" >/dev/null
+        docker_cli import "$BASE_TAR" "$RXEVM_DOCKER_BASE" >/dev/null
         # The package layer only: the class path comes in the guest's own build.
         local context=$DAEMON_DIR/context
         mkdir -p "$context/target/image/lib"
         cp "$CONTEXT/Dockerfile" "$CONTEXT/entrypoint.sh" "$context/"
         rxevm_say "building docker/Dockerfile on $RXEVM_DOCKER_BASE (apt-get from the Debian archive)"
-        "$DOCKER" build --network host --build-arg BASE_IMAGE="$RXEVM_DOCKER_BASE" \
+        docker_cli build --network host --build-arg BASE_IMAGE="$RXEVM_DOCKER_BASE" \
             -t "$RXEVM_DOCKER_PACKAGES_IMAGE" "$context" >"$OUT/build.log" 2>&1 ||
             { tail -n 30 "$OUT/build.log" >&2; rxevm_die "the image build failed (log: $OUT/build.log)"; }
         find "$OUT" -maxdepth 1 -name 'rxe-conformance-*.tar' -delete
-        "$DOCKER" save -o "$tarball.tmp" "$RXEVM_DOCKER_BASE" "$RXEVM_DOCKER_PACKAGES_IMAGE"
+        docker_cli save -o "$tarball.tmp" "$RXEVM_DOCKER_BASE" "$RXEVM_DOCKER_PACKAGES_IMAGE"
         mv "$tarball.tmp" "$tarball"
         stop_daemon
         DAEMON_DIR=
