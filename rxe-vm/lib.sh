@@ -18,6 +18,13 @@ RXEVM_HOST_PACKAGES=(
     cython3 python3-dev
 )
 
+# What the Docker route in the guest adds (docker-image.sh installs them): the
+# engine the guest runs from the host's root, and mmdebstrap for the base image.
+RXEVM_DOCKER_PACKAGES=(docker.io mmdebstrap)
+# The images docker-image.sh saves: the base, and docker/Dockerfile's package layer.
+RXEVM_DOCKER_BASE=verbs4j/debian-sid-base:local
+RXEVM_DOCKER_PACKAGES_IMAGE=verbs4j/rxe-conformance:packages
+
 rxevm_say() { printf 'rxe-vm: %s\n' "$*" >&2; }
 rxevm_die() { rxevm_say "$*"; exit 1; }
 

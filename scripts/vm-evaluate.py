@@ -32,6 +32,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VM = os.path.join(ROOT, "target", "vm")
 REPORTS = os.path.join(ROOT, "conformance-tests", "target", "conformance")
 KERNEL_COLUMN = "ibverbs-rxe"
+# The suite in docker/'s image on a Docker engine in the same boot (scripts/vm-guest-docker.sh).
+CONTAINER_COLUMN = "ibverbs-rxe-container"
+CONTAINER_RUN = os.path.join(VM, "docker")
 # The columns whose RC pairs connect through the connection manager (--connect cm).
 CM_COLUMNS = ("cm-ibverbs-rxe", "cm-soft-to-rxe", "cm-rxe-to-soft")
 FINDINGS = os.path.join(ROOT, "conformance-tests", "findings")
@@ -331,6 +334,56 @@ def booted_kernels():
     return kernels
 
 
+def judge_container(columns, lists, problems):
+    """The container column against ibverbs-rxe, case for case, when the Docker boot ran (target/vm/docker).
+
+    Both columns run the same suite on the same kernel's rxe, so each case must have the same
+    outcome in both; a case whose outcome differs is accepted only when a findings list names it
+    for that kernel (a behaviour of the kernel's device that is seen in some runs only), and is
+    printed with both outcomes. Where the Docker route was skipped, says why.
+    """
+    skipped = read_lines(os.path.join(CONTAINER_RUN, "skipped.txt"))
+    if skipped:
+        line = "%s: SKIPPED: %s" % (CONTAINER_COLUMN, " ".join(skipped))
+        print(line)
+        return line
+    if not os.path.isdir(CONTAINER_RUN):
+        return
+    for line in read_lines(os.path.join(CONTAINER_RUN, "timing.txt")):
+        print("docker in the VM: %s s" % line)
+    rc = (read_lines(os.path.join(CONTAINER_RUN, "docker.rc")) or ["missing"])[0]
+    by_label = {r["label"]: r for r in columns}
+    container, bare = by_label.get(CONTAINER_COLUMN), by_label.get(KERNEL_COLUMN)
+    if container is None:
+        reason = " ".join(read_lines(os.path.join(CONTAINER_RUN, "error.txt"))) or "see target/vm/docker"
+        problems.append("no %s.json conformance report (docker.rc %s: %s)" % (CONTAINER_COLUMN, rc, reason))
+        return
+    if rc != "0":
+        problems.append("the Docker run in the VM failed (docker.rc %s; logs in target/vm/docker)" % rc)
+    test_rc = (read_lines(os.path.join(CONTAINER_RUN, "testcontainers.rc")) or ["missing"])[0]
+    if test_rc != "0":
+        problems.append("RxeConformanceContainerTest (Testcontainers) did not pass in the VM (status %s, 2 = skipped; "
+                        "log: target/vm/docker/testcontainers.log); the column came from the docker CLI" % test_rc)
+    else:
+        print("RxeConformanceContainerTest passed through Testcontainers on the guest's Docker engine")
+    if bare is None:
+        return
+    outcomes = {c["id"]: c["outcome"] for c in bare["cases"]}
+    in_container = {c["id"]: c["outcome"] for c in container["cases"]}
+    differ = sorted(case for case in set(outcomes) | set(in_container) if outcomes.get(case) != in_container.get(case))
+    for case in differ:
+        line = "%s: %s in %s, %s in %s" % (case, outcomes.get(case, "absent"), KERNEL_COLUMN,
+                                         in_container.get(case, "absent"), CONTAINER_COLUMN)
+        reason = finding(lists, container, case)
+        if reason:
+            print("  container column differs, listed finding: %s (%s)" % (line, reason))
+        else:
+            problems.append("the container column differs from %s: %s" % (KERNEL_COLUMN, line))
+    print("container column %s against %s: %d cases, %d with the same outcome, %d differ"
+          % (CONTAINER_COLUMN, KERNEL_COLUMN, len(set(outcomes) | set(in_container)),
+             len(set(outcomes) | set(in_container)) - len(differ), len(differ)))
+
+
 def judge_kernel_columns(columns, problems):
     """Adds a problem for each booted kernel whose column is missing; prints each kernel's times."""
     labels = {r["label"] for r in columns}
@@ -444,7 +497,7 @@ def main():
     problems = []
     columns = vm_columns()
     if kernel_columns_only:
-        columns = [r for r in columns if r["label"].startswith(KERNEL_COLUMN + "-")]
+        columns = [r for r in columns if r["label"].startswith(KERNEL_COLUMN + "-") and r["label"] != CONTAINER_COLUMN]
     elif not any(r["label"] == KERNEL_COLUMN for r in columns):
         print("kernel rxe suite: no %s.json conformance report in %s" % (KERNEL_COLUMN, REPORTS))
         sys.exit(1)
@@ -463,6 +516,10 @@ def main():
         findings += column_findings
         column_lines.append(line)
     judge_kernel_columns(columns, problems)
+    if not kernel_columns_only:
+        skipped_line = judge_container(columns, lists, problems)
+        if skipped_line:
+            column_lines.append(skipped_line)
     if kernel_columns_only:
         for p in problems:
             print("FAILED: " + p)

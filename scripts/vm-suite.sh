@@ -5,6 +5,8 @@
 # boots each further kernel of VERBS4J_KERNELS (rxe-vm/fetch.sh's selection, default
 # releases: the kernel of each Debian release and backports, one per major.minor series) for
 # the ibverbs-rxe suite only (scripts/vm-kernels.sh); then checks the results on the host.
+# Between them, a second boot of the newest kernel runs docker/'s container suite on a Docker
+# engine in the guest (scripts/vm-guest-docker.sh, images from rxe-vm/docker-image.sh).
 # Where the VM cannot run, says SKIPPED with the reason. Needs a finished host build.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,6 +36,21 @@ echo "== kernel rxe suite: VM finished with status $status after $(( $(date +%s)
 if [ "$status" -ne 0 ]; then
     echo "== kernel rxe suite: the VM run failed (status $status)"
     exit 1
+fi
+# docker/'s container suite on a Docker engine in a second boot of the same kernel: the
+# column ibverbs-rxe-container, judged case for case against ibverbs-rxe by vm-evaluate.py.
+start=$(date +%s)
+echo "== docker in the micro-VM: the image (built on the host, cached), then the container suite in the guest"
+rm -rf target/vm/docker
+if images=$(rxe-vm/docker-image.sh 2> target/vm/docker-image.log); then
+    rxe-vm/run.sh -n veth -t 1200 -e JAVA_HOME="$JAVA_HOME" -e VERBS4J_DOCKER_IMAGES="$images" \
+        -- bash scripts/vm-guest-docker.sh 2>&1 | tee target/vm/docker-guest.log
+    echo "== docker in the micro-VM: VM finished with status ${PIPESTATUS[0]}; the container path took $(( $(date +%s) - start )) s"
+else
+    mkdir -p target/vm/docker
+    reason="rxe-vm/docker-image.sh could not make the image: $(tail -n 1 target/vm/docker-image.log)"
+    echo "$reason" > target/vm/docker/skipped.txt
+    echo "== docker in the micro-VM SKIPPED: $reason (log: target/vm/docker-image.log)"
 fi
 start=$(date +%s)
 echo "== kernel rxe suite: the ibverbs-rxe suite on the other kernels ($kernels)"

@@ -2,6 +2,9 @@ package dev.verbs4j.docker;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Where the build put things, as the pom passes them to the tests (with defaults for an IDE run from the module). */
@@ -27,6 +30,37 @@ final class ModulePaths {
     /** A base image other than the Dockerfile's default, if one was asked for. */
     static Optional<String> baseImage() {
         return Optional.ofNullable(System.getProperty("verbs4j.docker.baseImage")).map(String::strip).filter(s -> !s.isEmpty());
+    }
+
+    /** The suite's label: the report's file name and its matrix column. */
+    static String label() {
+        return property("verbs4j.docker.label").orElse("ibverbs-kernel-rxe");
+    }
+
+    /** Images whose layers the build may reuse although they were loaded, not built, here ({@code docker build --cache-from}). */
+    static List<String> cacheFrom() {
+        return words(property("verbs4j.docker.cacheFrom").orElse(""));
+    }
+
+    /** Extra ConformanceMain options, blank-separated (the container's command). */
+    static List<String> suiteArgs() {
+        return words(property("verbs4j.docker.suiteArgs").orElse(""));
+    }
+
+    /** The container's environment beyond the image's: RXE_NETDEV and JAVA_TOOL_OPTIONS, where given. */
+    static Map<String, String> containerEnv() {
+        Map<String, String> env = new LinkedHashMap<>();
+        property("verbs4j.docker.netdev").ifPresent(netdev -> env.put("RXE_NETDEV", netdev));
+        property("verbs4j.docker.javaOptions").ifPresent(options -> env.put("JAVA_TOOL_OPTIONS", options));
+        return env;
+    }
+
+    private static Optional<String> property(String name) {
+        return Optional.ofNullable(System.getProperty(name)).map(String::strip).filter(s -> !s.isEmpty());
+    }
+
+    private static List<String> words(String text) {
+        return text.isBlank() ? List.of() : List.of(text.strip().split("\\s+"));
     }
 
     /** The bound on the image build and, separately, on the suite's run. */

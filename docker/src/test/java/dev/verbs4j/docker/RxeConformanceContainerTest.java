@@ -2,10 +2,20 @@ package dev.verbs4j.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import dev.verbs4j.conformance.report.Findings;
+import dev.verbs4j.conformance.report.Outcome;
+import dev.verbs4j.conformance.report.ReportJson;
+import dev.verbs4j.conformance.report.RunReport;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.output.OutputFrame;
@@ -15,37 +25,35 @@ import org.testcontainers.utility.DockerImageName;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The conformance suite against the ibverbs provider on the kernel's own Soft-RoCE: builds
  * the image from this module's Dockerfile and {@code target/image}, runs it privileged on
  * the host network (its entrypoint creates the rxe device and runs the suite), copies the
- * report to {@code target/conformance-report} and requires the suite's exit status 0 with
- * at least one case passed.
+ * report to {@code target/conformance-report} and requires at least one case passed and no
+ * failed case that the bundled findings lists ({@code conformance-tests/findings}) do not name
+ * for the running kernel: what the kernel's rxe is known to do differently fails the suite
+ * (exit status 1) on every kernel that has it.
  * <p>
  * Skipped, with the reason printed, where the host's kernel has no {@code rdma_rxe}
  * loaded or no Docker daemon answers: both are checked in milliseconds before
  * Testcontainers is touched, so such hosts neither wait for Docker discovery nor pull.
  */
-class RxeConformanceContainerTest {
+public class RxeConformanceContainerTest {
     private static final String IMAGE = "verbs4j/rxe-conformance:local";
     private static final String REPORT_IN_CONTAINER = "/report";
-    private static final String LABEL = "ibverbs-kernel-rxe";
     private static final Duration DOCKER_PING_TIMEOUT = Duration.ofSeconds(3);
-    private static final Pattern COUNTS =
-            Pattern.compile("\"counts\":\\s*\\{\"pass\":\\s*(\\d+),\\s*\"fail\":\\s*(\\d+),\\s*\"skip\":\\s*(\\d+)}");
 
     @Test
     void conformanceSuitePassesOnTheKernelRxe() throws Exception {
@@ -58,21 +66,53 @@ class RxeConformanceContainerTest {
         try (GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(image))) {
             container.withPrivilegedMode(true)
                     .withNetworkMode("host")
+                    .withEnv("CONFORMANCE_LABEL", ModulePaths.label())
+                    .withEnv(ModulePaths.containerEnv())
                     .withLogConsumer(RxeConformanceContainerTest::print)
                     .withStartupCheckStrategy(new RunsToCompletion().withTimeout(ModulePaths.timeout()));
+            if (!ModulePaths.suiteArgs().isEmpty()) {
+                container.withCommand(ModulePaths.suiteArgs().toArray(String[]::new));
+            }
             container.start();
             long exitStatus = container.getCurrentContainerInfo().getState().getExitCodeLong();
             copyReport(container.getDockerClient(), container.getContainerId(), reportDir);
 
-            assertEquals(0, exitStatus, "the suite failed in the container (status " + exitStatus + "); report in " + reportDir);
+            // 0: no case failed; 1: some failed, which is accepted below when each is a listed finding.
+            assertTrue(exitStatus == 0 || exitStatus == 1,
+                    "the suite did not run to the end in the container (status " + exitStatus + "); report in " + reportDir);
         }
-        Path json = reportDir.resolve(LABEL + ".json");
+        Path json = reportDir.resolve(ModulePaths.label() + ".json");
         assertTrue(Files.isRegularFile(json), "no report " + json);
-        Matcher counts = COUNTS.matcher(Files.readString(json));
-        assertTrue(counts.find(), "no counts in " + json);
-        System.out.printf("kernel rxe: %s passed, %s failed, %s skipped; report in %s%n",
-                counts.group(1), counts.group(2), counts.group(3), reportDir);
-        assertTrue(Integer.parseInt(counts.group(1)) > 0, "no case passed on the kernel rxe: see " + json);
+        RunReport run = ReportJson.read(Files.readString(json));
+        Findings findings = Findings.bundled();
+        List<String> unexplained = run.cases().stream()
+                .filter(c -> c.outcome() == Outcome.FAIL && findings.reason(run, c) == null)
+                .map(c -> c.id() + ": " + c.detail()).toList();
+        System.out.printf("kernel rxe: %d passed, %d failed (%d of them listed findings of kernel %s), %d skipped; report in %s%n",
+                run.count(Outcome.PASS), run.count(Outcome.FAIL), findings.count(run), run.kernel(), run.count(Outcome.SKIP), reportDir);
+        unexplained.forEach(c -> System.out.println("[rxe container] FAILED, not a listed finding: " + c));
+        assertTrue(run.count(Outcome.PASS) > 0, "no case passed on the kernel rxe: see " + json);
+        assertTrue(unexplained.isEmpty(), unexplained.size() + " cases failed that no findings list names (printed above); see " + json);
+    }
+
+    /**
+     * Runs this test with the JUnit launcher and prints what happened, for a machine that has the built
+     * class path but no Maven run (the micro-VM, {@code scripts/vm-guest-docker.sh}); exit status 0 only
+     * when it passed, 2 when it was skipped.
+     */
+    public static void main(String[] args) {
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(DiscoverySelectors.selectClass(RxeConformanceContainerTest.class)).build();
+        SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        LauncherFactory.create().execute(request, listener);
+        TestExecutionSummary summary = listener.getSummary();
+        PrintWriter out = new PrintWriter(System.out, true);
+        summary.printTo(out);
+        summary.printFailuresTo(out, 30);
+        if (summary.getTotalFailureCount() > 0 || summary.getTestsStartedCount() == 0) {
+            System.exit(1);
+        }
+        System.exit(summary.getTestsSucceededCount() > 0 ? 0 : 2);
     }
 
     /** Aborts the test, printing why, unless the host kernel has rdma_rxe and a Docker daemon answers. */
@@ -113,7 +153,15 @@ class RxeConformanceContainerTest {
         ModulePaths.baseImage().ifPresent(base -> image.withBuildArg("BASE_IMAGE", base));
         // apt-get in the build uses the host's network, as the container does: a daemon run without
         // a bridge (dockerd --bridge=none) has no other network to give it.
-        image.withBuildImageCmdModifier(build -> build.withNetworkMode("host"));
+        // --cache-from: a daemon without the Debian archive (the micro-VM's) reuses the package layer of an
+        // image built elsewhere and loaded (rxe-vm/docker-image.sh), and only copies the class path.
+        Set<String> cacheFrom = Set.copyOf(ModulePaths.cacheFrom());
+        image.withBuildImageCmdModifier(build -> {
+            build.withNetworkMode("host");
+            if (!cacheFrom.isEmpty()) {
+                build.withCacheFrom(cacheFrom);
+            }
+        });
         return image.get(ModulePaths.timeout().toMinutes(), TimeUnit.MINUTES);
     }
 

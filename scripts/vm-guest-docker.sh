@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Runs inside the rxe micro-VM (rxe-vm/run.sh -n veth): a Docker engine on the guest kernel,
+# then docker/'s container suite on it, as on any host with rdma_rxe. Steps:
+#   1. dockerd (Debian's docker.io from the host's root): cgroup v2, a tmpfs /var/lib/docker,
+#      overlay2 (vfs if overlay2 cannot start), no bridge and no iptables (the containers use
+#      the host network, see docker/README.md); `docker load` of the images
+#      rxe-vm/docker-image.sh saved on the host (VERBS4J_DOCKER_IMAGES, the tarball's path);
+#      a trivial container of the base image.
+#   2. RxeConformanceContainerTest through Testcontainers (its main: the JUnit launcher on the
+#      class path Maven wrote, docker/target/test-classpath.txt): builds docker/Dockerfile
+#      with --cache-from the loaded package layer (the guest has no archive), runs the image
+#      privileged on the host network; its entrypoint creates rxe0 on veth0 (the guest's own
+#      rxe0 is deleted first), runs the suite, deletes the device. The report is the matrix
+#      column ibverbs-rxe-container.
+#   3. Only where Testcontainers gave no report: the same with the docker CLI.
+# rxe0 is set up again afterwards. Results in target/vm/docker/ and
+# conformance-tests/target/conformance/ibverbs-rxe-container.json; docker.rc is 0 when the
+# column was written and the device was gone after the run.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. rxe-vm/lib.sh
+source scripts/vm-guest-env.sh
+out=target/vm/docker
+rm -rf "$out"
+mkdir -p "$out"
+label=ibverbs-rxe-container
+report=$out/report
+image=verbs4j/rxe-conformance:local
+netdev=veth0
+step() { echo "== docker: $* (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"; }
+timing() { echo "$1 $2" >> "$out/timing.txt"; echo "== docker: $1 took $2 s"; }
+fail() { echo "== docker: FAILED: $*"; echo "$*" > "$out/error.txt"; echo 1 > "$out/docker.rc"; exit 1; }
+
+images=${VERBS4J_DOCKER_IMAGES:-}
+[ -s "$images" ] || fail "no image tarball (VERBS4J_DOCKER_IMAGES='$images'; rxe-vm/docker-image.sh makes it on the host)"
+
+step "dockerd"
+start=$SECONDS
+mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup || fail "cannot mount cgroup2"
+mkdir -p /var/lib/docker /etc/docker
+mount -t tmpfs -o mode=0711 docker /var/lib/docker || fail "cannot mount a tmpfs on /var/lib/docker"
+# The host's daemon.json, if any, is not for this engine.
+echo '{}' > /etc/docker/daemon.json
+start_dockerd() { # storage driver
+    dockerd --storage-driver "$1" --iptables=false --ip6tables=false --ip-masq=false --bridge=none \
+        > "$out/dockerd-$1.log" 2>&1 &
+    dockerd_pid=$!
+    for _ in $(seq 1 600); do
+        docker info > /dev/null 2>&1 && return 0
+        kill -0 "$dockerd_pid" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    kill "$dockerd_pid"; wait "$dockerd_pid"
+    return 1
+}
+docker() { /usr/bin/docker "$@"; }
+if ! start_dockerd overlay2; then
+    tail -n 5 "$out/dockerd-overlay2.log"
+    echo "== docker: overlay2 did not start, trying vfs"
+    rm -rf /var/lib/docker/* /run/docker /run/docker.pid
+    start_dockerd vfs || { tail -n 20 "$out/dockerd-vfs.log"; fail "dockerd did not start"; }
+fi
+docker info > "$out/docker-info.txt" 2>&1
+grep -E 'Server Version|Storage Driver|Cgroup (Driver|Version)|Kernel Version|Operating System' "$out/docker-info.txt"
+timing dockerd $((SECONDS - start))
+
+step "docker load $images ($(du -h "$images" | cut -f1))"
+start=$SECONDS
+docker load -i "$images" || fail "docker load failed"
+timing load $((SECONDS - start))
+
+step "a trivial container of the base image"
+start=$SECONDS
+docker run --rm --network host "$RXEVM_DOCKER_BASE" sh -c '. /etc/os-release; echo "container: $PRETTY_NAME, kernel $(uname -r)"' ||
+    fail "the base image does not run"
+timing trivial-container $((SECONDS - start))
+
+# The container creates its own device, on the guest's veth0, and deletes it when it ends.
+rdma link delete rxe0 || fail "cannot delete the guest's rxe0"
+restore_rxe0() {
+    [ -d /sys/class/infiniband/rxe0 ] || rdma link add rxe0 type rxe netdev "$netdev"
+}
+trap restore_rxe0 EXIT
+
+suite_args="--timeout-ms 30000"
+step "RxeConformanceContainerTest through Testcontainers"
+start=$SECONDS
+# The guest's root is the host's, so where the host is itself a container (/.dockerenv)
+# Testcontainers believes it runs in one and asks for the gateway of the engine's "bridge"
+# network, which this engine has none of: the host override answers instead.
+TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
+    -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
+    -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
+    -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.label="$label" \
+    -Dverbs4j.docker.netdev="$netdev" -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
+    -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
+    dev.verbs4j.docker.RxeConformanceContainerTest > "$out/testcontainers.log" 2>&1
+echo $? > "$out/testcontainers.rc"
+grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|\[verbs4j-rxe\])|^kernel rxe:|tests (successful|failed|skipped|aborted)' "$out/testcontainers.log"
+timing testcontainers $((SECONDS - start))
+
+if [ ! -s "$report/$label.json" ]; then
+    tail -n 30 "$out/testcontainers.log"
+    step "no report through Testcontainers: the same with the docker CLI"
+    start=$SECONDS
+    docker build --network host --cache-from "$RXEVM_DOCKER_PACKAGES_IMAGE" --build-arg BASE_IMAGE="$RXEVM_DOCKER_BASE" \
+        -t "$image" docker > "$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; fail "docker build failed"; }
+    grep -c 'Using cache' "$out/build.log" | sed 's/^/steps from the cache: /'
+    timing cli-build $((SECONDS - start))
+    start=$SECONDS
+    # shellcheck disable=SC2086
+    docker run --rm --privileged --network host -e CONFORMANCE_LABEL="$label" -e RXE_NETDEV="$netdev" \
+        -e JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 -v "$root/$report:/report" "$image" $suite_args \
+        > "$out/cli-run.log" 2>&1
+    echo $? > "$out/cli-run.rc"
+    grep -E '^\[verbs4j-rxe\]|^==== verbs4j' "$out/cli-run.log"
+    timing cli-run $((SECONDS - start))
+fi
+
+status=0
+if rdma link show | grep -q .; then
+    echo "== docker: FAILED: an rdma device is left after the container ended: $(rdma link show)"
+    status=1
+fi
+restore_rxe0
+trap - EXIT
+if [ -s "$report/$label.json" ]; then
+    mkdir -p conformance-tests/target/conformance
+    cp "$report/$label.json" conformance-tests/target/conformance/
+else
+    echo "== docker: FAILED: no $report/$label.json"
+    status=1
+fi
+echo "$status" > "$out/docker.rc"
+step "done"
+exit "$status"
