@@ -12,7 +12,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * An arena whose memory is registered for as long as it exists. Every allocation is
+ * An arena whose memory is registered for as long as it exists: {@code ibv_reg_mr} at
+ * allocation, {@code ibv_dereg_mr} before the memory is freed. Every allocation is
  * registered in one protection domain with the access rights the arena was made with, and
  * {@link #regionOf} or {@link #allocateRegion} give its {@link MemoryRegion}. What it does
  * for you:

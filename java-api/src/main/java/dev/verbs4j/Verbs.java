@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.ServiceLoader;
 
 /**
- * The entry point: finds the providers on the class path ({@link ServiceLoader} of
- * {@link VerbsProvider}) and picks one by name or by the {@value #PROVIDER_PROPERTY}
+ * The entry point, where libibverbs' is {@code ibv_get_device_list}: finds the providers on
+ * the class path ({@link ServiceLoader} of {@link VerbsProvider}) and picks one by name or by the {@value #PROVIDER_PROPERTY}
  * system property (or the {@code VERBS4J_PROVIDER} environment variable).
  * <pre>{@code
  * Provider provider = Verbs.defaultProvider();

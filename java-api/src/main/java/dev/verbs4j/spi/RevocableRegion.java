@@ -2,7 +2,8 @@ package dev.verbs4j.spi;
 
 /**
  * What a provider's memory region offers {@link dev.verbs4j.RegisteredArena}: taking away
- * every key that reaches the region's memory, so the memory can be freed.
+ * every key that reaches the region's memory ({@code ibv_dealloc_mw}, {@code IBV_WR_LOCAL_INV},
+ * {@code ibv_dereg_mr}), so the memory can be freed.
  */
 public interface RevocableRegion {
     /**
