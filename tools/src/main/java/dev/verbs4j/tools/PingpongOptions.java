@@ -2,6 +2,8 @@ package dev.verbs4j.tools;
 
 import dev.verbs4j.Mtu;
 
+import static dev.verbs4j.tools.OptionArgs.value;
+
 /**
  * The command line of {@code verbs4j pingpong}, parsed. The defaults are those of
  * {@code ibv_rc_pingpong}: TCP port 18515, 4096-byte messages, 1000 round trips.
@@ -70,13 +72,6 @@ record PingpongOptions(String provider, String device, String address, int port,
 
     boolean isServer() {
         return server == null;
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
     }
 
     private static int number(String[] args, int i, String option, int min, int max) {

@@ -4,6 +4,8 @@ import dev.verbs4j.Mtu;
 
 import java.util.Map;
 
+import static dev.verbs4j.tools.OptionArgs.value;
+
 /**
  * The command line of {@code verbs4j pingpong --compat ibv...}: the options of the rdma-core
  * program it stands in for, spelled as that program spells them ({@code -s 4096},
@@ -163,13 +165,6 @@ public record IbvPingpongOptions(IbvProgram program, String provider, String dev
         return new IbvPingpongOptions(program, provider, device, address, tcpPort, ibPort, size != null ? size : program.defaultSize,
                 mtu, rxDepth, iters, sl, events, gidIndex, odp, implicitOdp, prefetch, timestamps, validate,
                 program == IbvProgram.SRQ ? numQp : 1, server);
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
     }
 
     /** A number as strtoul reads it: decimal, 0x hex or 0 octal. */

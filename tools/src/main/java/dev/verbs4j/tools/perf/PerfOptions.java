@@ -5,6 +5,8 @@ import dev.verbs4j.Mtu;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.verbs4j.tools.OptionArgs.value;
+
 /**
  * The options of {@code verbs4j perf}, named as perftest names them where they match:
  * {@code -s/--size}, {@code -a} (all sizes), {@code -n/--iters}, {@code -m/--mtu},
@@ -140,13 +142,6 @@ final class PerfOptions {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("--port must be 1..65535");
         }
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
     }
 
     boolean isLatency() {

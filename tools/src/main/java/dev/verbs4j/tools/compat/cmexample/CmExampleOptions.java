@@ -1,5 +1,7 @@
 package dev.verbs4j.tools.compat.cmexample;
 
+import static dev.verbs4j.tools.OptionArgs.value;
+
 /**
  * The options of librdmacm's rdma_server and rdma_client ({@code -s} address, {@code -p}
  * port; 0.0.0.0 and 127.0.0.1, port 7471, when not given) and the provider choice of the
@@ -52,13 +54,6 @@ final class CmExampleOptions {
     /** Where the soft provider's device goes: --address, else the server's own -s, else none. */
     String softDeviceAddress() {
         return softAddress != null ? softAddress : server ? address : null;
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
     }
 
     private static int port(String v) {

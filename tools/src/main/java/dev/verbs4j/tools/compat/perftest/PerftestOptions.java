@@ -1,10 +1,13 @@
 package dev.verbs4j.tools.compat.perftest;
 
 import dev.verbs4j.Mtu;
+import dev.verbs4j.tools.OptionArgs;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+
+import static dev.verbs4j.tools.OptionArgs.value;
 
 /**
  * {@code verbs4j perf --compat perftest TEST [options] [HOST]} (or {@code --compat ib_write_bw}
@@ -193,25 +196,8 @@ public final class PerftestOptions {
         return host == null;
     }
 
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
-    }
-
     private static int number(String[] args, int i, String option, int min, int max) {
-        String v = value(args, i, option);
-        int n;
-        try {
-            n = Integer.decode(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " needs a number, not " + v);
-        }
-        if (n < min || n > max) {
-            throw new IllegalArgumentException(option + " must be " + min + ".." + max + ", not " + n);
-        }
-        return n;
+        return OptionArgs.number(args, i, option, min, max, Integer::decode);
     }
 
     private static Mtu mtu(String v) {

@@ -1,5 +1,9 @@
 package dev.verbs4j.tools.compat.rping;
 
+import dev.verbs4j.tools.OptionArgs;
+
+import static dev.verbs4j.tools.OptionArgs.value;
+
 /**
  * {@code verbs4j rping}'s command line: rping's own options (librdmacm/examples/rping.c) and
  * the provider and device choice of the other commands.
@@ -89,24 +93,7 @@ public final class RpingOptions {
         return server ? address : source;
     }
 
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
-    }
-
     private static int number(String[] args, int i, String option, int min, int max) {
-        String v = value(args, i, option);
-        int n;
-        try {
-            n = Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " needs a number, not " + v);
-        }
-        if (n < min || n > max) {
-            throw new IllegalArgumentException(option + " must be " + min + ".." + max + ", not " + n);
-        }
-        return n;
+        return OptionArgs.number(args, i, option, min, max, Integer::parseInt);
     }
 }
