@@ -3,13 +3,16 @@ package dev.verbs4j.softroce;
 import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
 import dev.verbs4j.DeviceContext;
+import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.WorkCompletion;
+import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.transport.InMemoryNetwork;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
+import static dev.verbs4j.softroce.engine.Counters.PACKETS_OUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * driven by their caller (a test's fake clock) are never stepped by polls.
  */
 class PollingHelpsTest {
+    private static final long INSIDE_WINDOW = DeviceEngine.HELP_WINDOW_NS / 2;
+    private static final long OUTSIDE_WINDOW = DeviceEngine.HELP_WINDOW_NS * 2;
     private final WorkCompletion[] wc = {new WorkCompletion()};
 
     @Test
@@ -41,6 +46,39 @@ class PollingHelpsTest {
             assertEquals(0, device.engine().helpedAtNs(), "arming for an event ends the help");
         }
         assertTrue(!device.hasEngineThread(), "closed with its last context");
+    }
+
+    /**
+     * A send posted while a poll helps the device leaves at once, from the posting thread:
+     * the helping thread may now be polling another device (one thread playing both ends of
+     * a ping-pong), and the engine thread only ticks while it is helped.
+     */
+    @Test
+    void aPostWhileHelpedIsSentByThePostingThread() {
+        SimulatedPair sim = new SimulatedPair(1);
+        try (RcPair pair = sim.connect(4096, 8, 14)) {
+            DeviceEngine engine = sim.deviceA.engine();
+            long sent = engine.counters().get(PACKETS_OUT);
+            long helpedAt = sim.nowNs;
+            engine.help(helpedAt);
+
+            pair.a.qp.postSend(new SendWorkRequest().wrId(1).buffer(pair.a.mr, 0, 8).rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
+            assertEquals(sent, engine.counters().get(PACKETS_OUT),
+                    "on the fake clock the post is outside the help window: not sent yet");
+            engine.posted(helpedAt + INSIDE_WINDOW);
+            assertEquals(sent + 1, engine.counters().get(PACKETS_OUT),
+                    "inside the help window the posting thread sends it");
+
+            pair.a.qp.postSend(new SendWorkRequest().wrId(2).buffer(pair.a.mr, 0, 8).rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
+            engine.posted(helpedAt + OUTSIDE_WINDOW);
+            assertEquals(sent + 1, engine.counters().get(PACKETS_OUT),
+                    "after the window the engine thread has taken over: the post does not step");
+            engine.stopHelping();
+            engine.posted(helpedAt + INSIDE_WINDOW);
+            assertEquals(sent + 1, engine.counters().get(PACKETS_OUT),
+                    "with no helper the post leaves the work to the engine thread");
+            assertTrue(sim.runUntil(() -> engine.counters().get(PACKETS_OUT) == sent + 2, 100));
+        }
     }
 
     @Test

@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class DeviceAgent implements AutoCloseable {
     private static final long MAX_IDLE_NS = 1_000_000L;
     private static final int SPINS_BEFORE_SLEEP = 2_000;
-    private static final long HELPED_TICK_NS = 100_000L;
+    private static final long HELPED_TICK_NS = DeviceEngine.HELP_WINDOW_NS;
 
     private final DeviceEngine engine;
     private final Link link;

@@ -395,6 +395,24 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Work was posted from an application thread. While a polling thread does the engine's
+     * work ({@link #help}), the engine thread only ticks, so the request would wait for that
+     * thread's next poll of this device, which may never come if it now waits on another
+     * device's queue (a ping-pong between two devices on one thread), or for the tick. The
+     * posting thread then does one step itself: its packets leave at once. Without a helper,
+     * the engine thread is awake or woken and takes the work as before.
+     */
+    public void posted(long nowNs) {
+        long helped = helpedAtNs();
+        if (helped != 0 && nowNs - helped < HELP_WINDOW_NS) {
+            step(nowNs);
+        }
+    }
+
+    /** How long after an application thread's last {@linkplain #help help} the engine thread keeps stepping back. */
+    public static final long HELP_WINDOW_NS = 100_000L;
+
     /** When an application thread last {@linkplain #help helped}; 0 when none does now. */
     public long helpedAtNs() {
         return (long) HELPED_AT.getOpaque(this);

@@ -123,21 +123,7 @@ final class Loopback extends PerfPair {
 
     @Override
     String softCounters() {
-        return softCounters(a, b);
-    }
-
-    static String softCounters(End... ends) {
-        StringBuilder sb = new StringBuilder();
-        for (End e : ends) {
-            if (e.ctx.device() instanceof dev.verbs4j.softroce.SoftDevice sd) {
-                var c = sd.engine().counters();
-                sb.append(String.format(" %s: out %d, in %d, retransmits %d, timeouts %d, drops %d;", sd.name(),
-                        c.get(dev.verbs4j.softroce.engine.Counters.PACKETS_OUT), c.get(dev.verbs4j.softroce.engine.Counters.PACKETS_IN),
-                        c.get(dev.verbs4j.softroce.engine.Counters.RETRANSMITS), c.get(dev.verbs4j.softroce.engine.Counters.TIMEOUTS),
-                        c.drops()));
-            }
-        }
-        return sb.toString();
+        return SoftCounterLine.of(a, b);
     }
 
     @Override

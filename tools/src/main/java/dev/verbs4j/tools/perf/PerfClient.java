@@ -134,7 +134,7 @@ final class PerfClient extends PerfPair {
 
     @Override
     String softCounters() {
-        return Loopback.softCounters(a);
+        return SoftCounterLine.of(a);
     }
 
     @Override

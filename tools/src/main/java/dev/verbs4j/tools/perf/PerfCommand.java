@@ -48,6 +48,9 @@ public final class PerfCommand {
             new PerfServer(DeviceChoice.choose(o.provider, o.device, o.address), out).serve(o.port);
             return 0;
         }
+        if (o.test == null) {
+            return PerfTargets.run(o, out);
+        }
         List<Result> results = new ArrayList<>();
         List<Integer> sizes = o.sizesFor(defaultSize(o), 2, 1 << 20);
         long bufferSize = bufferSize(sizes.stream().mapToInt(Integer::intValue).max().orElse(defaultSize(o)));
@@ -71,10 +74,8 @@ public final class PerfCommand {
                     sizes = List.of();
                 }
                 for (int size : sizes) {
-                    Result r = o.test.endsWith("_cycle") ? MemoryTests.cycles(o.test, lb, size, o.iterationsOr(20_000))
-                            : measure(o, lb, size);
-                    out.println(r.tableLine());
-                    results.add(r);
+                    results.addAll(repeat(o, out, () -> o.test.endsWith("_cycle")
+                            ? MemoryTests.cycles(o.test, lb, size, o.iterationsOr(20_000)) : measure(o, lb, size)));
                 }
                 printCounters(lb, out);
             }
@@ -90,8 +91,25 @@ public final class PerfCommand {
         return 0;
     }
 
+    /**
+     * {@code o.repeat} runs of one measurement, each printed as a table line, then (when more
+     * than one) the median of their figure and its spread.
+     */
+    private static List<Result> repeat(PerfOptions o, PrintStream out, java.util.function.Supplier<Result> measurement) {
+        List<Result> runs = new ArrayList<>(o.repeat);
+        for (int i = 0; i < o.repeat; i++) {
+            Result r = measurement.get();
+            out.println(r.tableLine());
+            runs.add(r);
+        }
+        if (runs.size() > 1) {
+            out.println(" median of " + runs.size() + ": " + Repeated.of(runs).describe(Repeated.unit(runs.get(0))));
+        }
+        return runs;
+    }
+
     /** One size of a bandwidth or latency test, with perftest's default iteration counts. */
-    private static Result measure(PerfOptions o, PerfPair pair, int size) {
+    static Result measure(PerfOptions o, PerfPair pair, int size) {
         return o.isLatency() ? VerbsTests.latency(o.test, pair, size, o.iterationsOr(10_000), o.threads, o.durationNs())
                 : VerbsTests.bandwidth(o.test, pair, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000),
                         new VerbsTests.Pipeline(o.depth, o.qps, o.cqMod, o.postList), o.durationNs());
@@ -104,9 +122,7 @@ public final class PerfCommand {
         try (PerfClient client = PerfClient.connect(device, o.host, o.port, bufferSize, o.depth, o.mtu, o.qps, o.persistent)) {
             printHeader(o, client, out);
             for (int size : sizes) {
-                Result r = measure(o, client, size);
-                out.println(r.tableLine());
-                results.add(r);
+                results.addAll(repeat(o, out, () -> measure(o, client, size)));
             }
             printCounters(client, out);
         }
@@ -144,10 +160,14 @@ public final class PerfCommand {
             out.println("verbs4j perf " + o.test + ": raw DatagramChannel baseline, 127.0.0.1 <-> 127.0.0.2");
             out.println(Result.tableHeader(latency));
             for (int size : o.sizesFor(latency ? 8 : 65536, 2, 1 << 20)) {
-                Result r = latency ? udp.latency(size, o.iterationsOr(10_000))
-                        : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000));
-                out.println(r.tableLine());
-                results.add(r);
+                results.addAll(repeat(o, out, () -> {
+                    try {
+                        return latency ? udp.latency(size, o.iterationsOr(10_000))
+                                : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -11,7 +11,8 @@ import static dev.verbs4j.tools.OptionArgs.value;
  * The options of {@code verbs4j perf}, named as perftest names them where they match:
  * {@code -s/--size}, {@code -a} (all sizes), {@code -n/--iters}, {@code -m/--mtu},
  * {@code -t/--tx-depth}, {@code -q/--qps}, {@code -Q/--cq-mod}, {@code -l/--post-list}, {@code -D/--duration}, {@code -p/--port}; plus {@code --provider}, {@code --device},
- * {@code --address}, {@code --progress} and {@code --json}. As in perftest, a host after the test
+ * {@code --address}, {@code --progress}, {@code --repeat} and {@code --json}. With no test, the
+ * targets table ({@link PerfTargets}). As in perftest, a host after the test
  * makes this the client of the server there ({@code --server}); with neither, both ends run
  * in this process.
  */
@@ -36,6 +37,8 @@ final class PerfOptions {
     int postList = 1;
     /** Bandwidth and latency tests: run for this many seconds (perftest's {@code -D}), or 0 for a count. */
     int durationSeconds;
+    /** Each measurement this many times, with the median and spread of its figure. */
+    int repeat = 1;
     /** Serve one client ({@code --server}); the test is the client's to choose. */
     boolean server;
     /** The server to run against, or null. */
@@ -66,6 +69,7 @@ final class PerfOptions {
                 case "-Q", "--cq-mod" -> o.cqMod = Integer.parseInt(value(args, ++i, a));
                 case "-l", "--post-list" -> o.postList = Integer.parseInt(value(args, ++i, a));
                 case "-D", "--duration" -> o.durationSeconds = Integer.parseInt(value(args, ++i, a));
+                case "--repeat" -> o.repeat = Integer.parseInt(value(args, ++i, a));
                 case "--server" -> o.server = true;
                 case "-p", "--port" -> o.port = Integer.parseInt(value(args, ++i, a));
                 case "-d", "--device" -> o.device = value(args, ++i, a);
@@ -86,8 +90,12 @@ final class PerfOptions {
             o.checkServer();
             return o;
         }
+        if (o.repeat < 1 || o.repeat > 1000) {
+            throw new IllegalArgumentException("--repeat must be 1..1000");
+        }
         if (o.test == null) {
-            throw new IllegalArgumentException("name a test: " + String.join(", ", PerfCommand.TESTS));
+            // No test: the targets table (PerfTargets), every test beside its baseline.
+            return o;
         }
         if (o.host != null && !PerfCommand.TWO_SIDED.contains(o.test)) {
             throw new IllegalArgumentException(o.test + " runs in one process; a server host applies to "

@@ -74,7 +74,7 @@ final class PerfServer {
                 out.flush();
                 int runs = answer(control, b, client, 2 * depth);
                 out.printf("perf server: served %d measurement(s), %d message(s) received;%s%n", runs, received,
-                        Loopback.softCounters(b));
+                        SoftCounterLine.of(b));
                 out.flush();
             } finally {
                 b.close();

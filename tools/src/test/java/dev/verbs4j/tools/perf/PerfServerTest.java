@@ -74,7 +74,7 @@ class PerfServerTest {
     void writeBandwidthLandsOnTheServersDevice() throws Exception {
         CliRun[] r = serverAndClient("write_bw", "-s", "8192", "-n", "300", "-m", "4096");
 
-        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
         assertTrue(r[1].out().contains("soft soft1 -> soft:soft0 at 127.0.0.1:"), r[1].out());
         assertTrue(r[1].out().lines().anyMatch(l -> l.trim().matches("8192\\s+300\\s.*")), r[1].out());
@@ -89,7 +89,7 @@ class PerfServerTest {
     void bandwidthTestsRunAgainstAServer(String test) throws Exception {
         CliRun[] r = serverAndClient(test, "-n", "200", "-t", "16");
 
-        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
         assertTrue(r[1].out().lines().anyMatch(l -> l.trim().matches("\\d+\\s+200\\s.*")), r[1].out());
         // Every request is one packet, a 64 KiB SEND 16 at MTU 4096: the server saw them all (a
@@ -108,7 +108,7 @@ class PerfServerTest {
     void latencyTestsRunAgainstAServer(String test) throws Exception {
         CliRun[] r = serverAndClient(test, "-n", "300");
 
-        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
         assertTrue(r[1].out().lines().anyMatch(l -> l.trim().matches("\\d+\\s+300\\s.*")), r[1].out());
         // 300 warm-up and 300 measured operations; in a ping-pong, also the acknowledgement of each reply.
@@ -121,7 +121,7 @@ class PerfServerTest {
     void queuePairsAreConnectedPairwise() throws Exception {
         CliRun[] r = serverAndClient("write_bw", "-s", "4096", "-n", "400", "-t", "16", "-q", "4");
 
-        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         assertTrue(r[0].out().contains("4 queue pair(s) connected"), r[0].out());
         assertServerReceived(800, r[0], r[1]);
     }
@@ -136,7 +136,7 @@ class PerfServerTest {
     void durationRepeatsRunsUntilTheTimeIsUp() throws Exception {
         CliRun[] r = serverAndClient("send_lat", "-n", "200", "-D", "1");
 
-        assertEquals(0, r[1].status(), r[1].out() + r[1].err());
+        assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         String line = r[1].out().lines().filter(l -> l.trim().matches("8\\s+\\d+\\s.*")).findFirst().orElseThrow();
         int samples = Integer.parseInt(line.trim().split("\\s+")[1]);
         assertEquals(0, samples % 200, line);

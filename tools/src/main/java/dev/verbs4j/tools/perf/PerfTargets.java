@@ -1,0 +1,158 @@
+package dev.verbs4j.tools.perf;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code verbs4j perf [--repeat N]} with no test: the soft provider's performance targets,
+ * each test run back to back with its raw UDP baseline in every repetition, in both progress
+ * models, both ends in this process. A ratio is taken of the medians over the repetitions
+ * (at least five for a figure worth quoting) and printed with the spread of each side:
+ * <ul>
+ * <li>engine threads (the default) against caller progress: every latency at most 1.2x,
+ * every bandwidth at least 90 %;
+ * <li>every 8-byte latency at most 2x the UDP ping-pong: half a round trip for the
+ * ping-pongs (WRITE, SEND), a whole one for the request-response tests (READ, the atomics);
+ * <li>WRITE, READ and SEND of 64 KiB at least 90 % of the UDP bandwidth with the same
+ * datagram sizes, WRITE over 1 to 64 queue pairs too.
+ * </ul>
+ * It prints a Markdown table (the README's) and how many targets were met. It measures and
+ * reports; it does not fail.
+ */
+final class PerfTargets {
+    private static final List<String> LATENCY = List.of("write_lat", "send_lat", "read_lat", "atomic_lat", "atomic_write_lat");
+    private static final List<String> BANDWIDTH = List.of("write_bw", "read_bw", "send_bw");
+    private static final int[] QUEUE_PAIRS = {1, 4, 16, 64};
+    private static final int LATENCY_SIZE = 8;
+    private static final int BANDWIDTH_SIZE = 65536;
+    private static final String CALLER = "caller";
+    private static final String THREAD = "thread";
+
+    /** Every run, by key ({@code udp_lat}, {@code write_lat/caller}, {@code write_bw/thread/q16} ...). */
+    private final Map<String, List<Result>> runs = new LinkedHashMap<>();
+    private final PerfOptions o;
+    private final PrintStream out;
+    private int met;
+    private int targets;
+
+    private PerfTargets(PerfOptions o, PrintStream out) {
+        this.o = o;
+        this.out = out;
+    }
+
+    static int run(PerfOptions o, PrintStream out) {
+        PerfTargets t = new PerfTargets(o, out);
+        out.println("verbs4j perf: the soft provider's targets, " + o.repeat + " repetition(s), loopback, MTU " + o.mtu.bytes()
+                + (o.repeat < 5 ? " (fewer than 5: the medians are not to be quoted)" : ""));
+        for (int i = 1; i <= o.repeat; i++) {
+            long start = System.nanoTime();
+            t.repetition();
+            out.println(String.format(Locale.ROOT, " repetition %d of %d: %.1f s", i, o.repeat, (System.nanoTime() - start) / 1e9));
+        }
+        t.print();
+        return 0;
+    }
+
+    /** One repetition: the baselines, then every test in caller progress, then with engine threads. */
+    private void repetition() {
+        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
+                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
+            add("udp_lat", udp.latency(LATENCY_SIZE, o.iterationsOr(10_000)));
+            add("udp_bw", udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (String progress : List.of(CALLER, THREAD)) {
+            // A soft device takes its progress model when it opens: the pair below opens its two.
+            System.setProperty("verbs4j.soft.progress", progress);
+            try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
+                for (String test : LATENCY) {
+                    add(test + "/" + progress, VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
+                }
+                for (String test : BANDWIDTH) {
+                    add(test + "/" + progress, bandwidth(test, lb, 1));
+                }
+            }
+        }
+        for (int qps : QUEUE_PAIRS) {
+            // A pair's queue pairs are made once: each count gets pairs of its own.
+            try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
+                add("write_bw/" + THREAD + "/q" + qps, bandwidth("write_bw", lb, qps));
+            }
+        }
+        System.setProperty("verbs4j.soft.progress", o.progress);
+    }
+
+    private Result bandwidth(String test, PerfPair lb, int qps) {
+        return VerbsTests.bandwidth(test, lb, BANDWIDTH_SIZE, o.iterationsOr(5_000),
+                new VerbsTests.Pipeline(o.depth, qps, o.cqMod, o.postList), 0);
+    }
+
+    private void add(String key, Result r) {
+        runs.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
+    }
+
+    private Repeated median(String key) {
+        return Repeated.of(runs.get(key));
+    }
+
+    private void print() {
+        Repeated udpLat = median("udp_lat");
+        Repeated udpBw = median("udp_bw");
+        out.println();
+        out.println("| test | caller progress | engine threads (default) | threads vs caller | raw UDP | vs raw UDP (threads, caller) |");
+        out.println("|---|---|---|---|---|---|");
+        for (String test : LATENCY) {
+            boolean pingPong = test.equals("write_lat") || test.equals("send_lat");
+            double udp = pingPong ? udpLat.median() : 2 * udpLat.median();
+            Repeated caller = median(test + "/" + CALLER);
+            Repeated thread = median(test + "/" + THREAD);
+            row(test + " 8 B" + (pingPong ? " (RTT/2)" : " (RTT)"), caller.describe("us"), thread.describe("us"),
+                    judge(thread.median() / caller.median(), 1.2, true, "x"),
+                    String.format(Locale.ROOT, "%.2f us%s", udp, pingPong ? "" : " (2 x udp_lat)"),
+                    judge(thread.median() / udp, 2.0, true, "x") + ", " + judge(caller.median() / udp, 2.0, true, "x"));
+        }
+        for (String test : BANDWIDTH) {
+            Repeated caller = median(test + "/" + CALLER);
+            Repeated thread = median(test + "/" + THREAD);
+            row(test + " 64 KiB", caller.describe("Gb/s"), thread.describe("Gb/s"),
+                    judge(thread.median() / caller.median(), 0.9, false, "%"), udpBw.describe("Gb/s"),
+                    judge(thread.median() / udpBw.median(), 0.9, false, "%") + ", "
+                            + judge(caller.median() / udpBw.median(), 0.9, false, "%"));
+        }
+        for (int qps : QUEUE_PAIRS) {
+            Repeated thread = median("write_bw/" + THREAD + "/q" + qps);
+            row("write_bw 64 KiB, " + qps + " QP" + (qps > 1 ? "s" : ""), "", thread.describe("Gb/s"), "", udpBw.describe("Gb/s"),
+                    judge(thread.median() / udpBw.median(), 0.9, false, "%"));
+        }
+        out.println();
+        out.println(String.format(Locale.ROOT, "raw UDP: ping-pong %s, bandwidth %s", udpLat.describe("us"), udpBw.describe("Gb/s")));
+        out.println("targets met: " + met + " of " + targets);
+    }
+
+    private void row(String... cells) {
+        out.println("| " + String.join(" | ", cells) + " |");
+    }
+
+    /** A ratio and whether it meets its bound: at most {@code bound} when {@code atMost}, else at least. */
+    private String judge(double ratio, double bound, boolean atMost, String unit) {
+        boolean ok = atMost ? ratio <= bound : ratio >= bound;
+        targets++;
+        if (ok) {
+            met++;
+        }
+        String value = unit.equals("%") ? String.format(Locale.ROOT, "%.0f %%", ratio * 100)
+                : String.format(Locale.ROOT, "%.2fx", ratio);
+        String target = unit.equals("%") ? String.format(Locale.ROOT, ">= %.0f %%", bound * 100)
+                : String.format(Locale.ROOT, "<= %.1fx", bound);
+        return value + (ok ? " (met, " : " (**missed**, ") + target + ")";
+    }
+}
