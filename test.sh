@@ -52,6 +52,16 @@ echo "== host build and tests took $(( $(date +%s) - build_start )) s"
 # A project of its own (examples/) against the installed artifacts and the BOM, not the reactor.
 scripts/examples.sh
 
+# The command users run first, as they run it: the launcher puts the libraries on the module
+# path, where only what the modules export can be reached.
+echo "== the verbs4j command (module path): demo, devices, perf and its targets table"
+launcher_start=$(date +%s)
+./verbs4j demo
+./verbs4j devices > /dev/null
+./verbs4j perf write_lat -n 2000
+./verbs4j perf --repeat 1 -n 500
+echo "== the verbs4j command took $(( $(date +%s) - launcher_start )) s"
+
 vm_status=0
 scripts/vm-suite.sh || vm_status=$?
 
