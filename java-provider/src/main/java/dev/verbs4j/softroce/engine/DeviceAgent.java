@@ -10,6 +10,11 @@ import java.util.concurrent.locks.LockSupport;
  * time, spins briefly when idle (low latency), then sleeps on the link until a packet or
  * a post wakes it, never longer than {@value #MAX_IDLE_NS} ns so timers fire on time.
  * <p>
+ * The spin is a budget of time, not of steps: every idle step asks the socket for a
+ * datagram (a system call), so a long spin takes a core from the threads that have work,
+ * which on two cores are the application's and the peer device's. The budget is
+ * {@code -Dverbs4j.soft.spinMicros} (default {@value #DEFAULT_SPIN_MICROS} µs).
+ * <p>
  * While an application thread busy-polls a completion queue of the device, that thread
  * does the work ({@link DeviceEngine#help}) and this one steps back: it neither spins nor
  * wakes for packets, only ticks every {@value #HELPED_TICK_NS} ns for the timers, and takes
@@ -20,7 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class DeviceAgent implements AutoCloseable {
     private static final long MAX_IDLE_NS = 1_000_000L;
-    private static final int SPINS_BEFORE_SLEEP = 2_000;
+    static final long DEFAULT_SPIN_MICROS = 100;
+    static final String SPIN_PROPERTY = "verbs4j.soft.spinMicros";
+    private static final long SPIN_NS = Math.max(0, Long.getLong(SPIN_PROPERTY, DEFAULT_SPIN_MICROS)) * 1_000L;
     private static final long HELPED_TICK_NS = DeviceEngine.HELP_WINDOW_NS;
 
     private final DeviceEngine engine;
@@ -39,8 +46,8 @@ public final class DeviceAgent implements AutoCloseable {
     }
 
     private void run() {
-        int idle = 0;
         long lastStepNs = System.nanoTime();
+        long idleSinceNs = lastStepNs;
         while (running) {
             // Never queue for the lock: a polling application thread holding it is doing the
             // work (and a queued lock waiter would allocate its node). A fault in the engine
@@ -50,23 +57,25 @@ public final class DeviceAgent implements AutoCloseable {
             lastStepNs = nowNs;
             int work = engine.step(nowNs);
             if (work > 0) {
-                idle = 0;
+                idleSinceNs = nowNs;
                 continue;
             }
             if (System.nanoTime() - engine.helpedAtNs() < HELPED_TICK_NS) {
                 parked = true;
                 LockSupport.parkNanos(HELPED_TICK_NS);
                 parked = false;
+                idleSinceNs = System.nanoTime();
                 continue;
             }
-            if (++idle < SPINS_BEFORE_SLEEP) {
+            if (nowNs - idleSinceNs < SPIN_NS) {
                 Thread.onSpinWait();
                 continue;
             }
             sleeping = true;
             link.await(MAX_IDLE_NS);
             sleeping = false;
-            idle = SPINS_BEFORE_SLEEP / 2;
+            // Woken by a packet or a post: half a budget, since more tends to follow.
+            idleSinceNs = System.nanoTime() - SPIN_NS / 2;
         }
     }
 
