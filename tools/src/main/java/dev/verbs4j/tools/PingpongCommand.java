@@ -21,6 +21,7 @@ import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.WrOpcode;
 import dev.verbs4j.cm.CmEventChannel;
 import dev.verbs4j.tools.cm.CmSetup;
+import dev.verbs4j.tools.cm.CompletionWaiter;
 import dev.verbs4j.tools.compat.IbvPingpong;
 
 import java.io.IOException;
@@ -34,7 +35,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code verbs4j pingpong}: {@code ibv_rc_pingpong} for any provider. Without a host it is the
@@ -53,8 +53,6 @@ import java.util.concurrent.locks.LockSupport;
 final class PingpongCommand {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final long COMPLETION_TIMEOUT_NS = 10_000_000_000L;
-    private static final int SPIN_POLLS = 2_000;
-    private static final long PARK_NS = 20_000;
     private static final int CLIENT = 1;
     private static final int SERVER = 2;
     private static final EnumSet<Access> ACCESS = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
@@ -73,7 +71,6 @@ final class PingpongCommand {
     private final long readBack;
     private final SendWorkRequest sendWr = new SendWorkRequest();
     private final ReceiveWorkRequest recvWr = new ReceiveWorkRequest();
-    private final WorkCompletion[] one = {new WorkCompletion()};
     private long bytesVerified;
     /** The opcode of a send-side completion not yet waited for, else null. */
     private WcOpcode sendDone;
@@ -86,6 +83,7 @@ final class PingpongCommand {
     private DeviceContext ctx;
     private ProtectionDomain pd;
     private CompletionQueue cq;
+    private CompletionWaiter completions;
     private QueuePair qp;
     private MemorySegment buffer;
     private MemoryRegion region;
@@ -174,6 +172,7 @@ final class PingpongCommand {
         ctx = device.open();
         pd = ctx.allocatePd();
         cq = ctx.createCq(16);
+        completions = new CompletionWaiter(cq, COMPLETION_TIMEOUT_NS);
         QpInitAttributes init = new QpInitAttributes(QpType.RC, cq).capacity(4, 4, 1, 1, 0);
         if (options.allOps()) {
             init.allow(WrOpcode.FLUSH, WrOpcode.ATOMIC_WRITE);
@@ -431,25 +430,13 @@ final class PingpongCommand {
 
     /** Takes one completion (false after a timeout or an error status). */
     private boolean pollOnce(WcOpcode waitingFor) {
-        long end = System.nanoTime() + COMPLETION_TIMEOUT_NS;
-        int polls = 0;
-        while (cq.poll(one) == 0) {
-            if (System.nanoTime() - end > 0) {
-                out.println("pingpong: no completion within " + COMPLETION_TIMEOUT_NS / 1_000_000_000 + " s waiting for " + waitingFor);
-                return false;
-            }
-            // Spin first (latency), then give the CPU to the device's engine thread: on a
-            // machine with fewer cores than spinning threads, spinning alone starves it.
-            polls++;
-            if (polls < SPIN_POLLS) {
-                Thread.onSpinWait();
-            } else if (polls < 2 * SPIN_POLLS) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(PARK_NS);
-            }
+        WorkCompletion wc;
+        try {
+            wc = completions.next(waitingFor.name());
+        } catch (IllegalStateException e) {
+            out.println("pingpong: " + e.getMessage());
+            return false;
         }
-        WorkCompletion wc = one[0];
         if (wc.status() != WcStatus.SUCCESS) {
             out.println("pingpong: a request failed: " + wc);
             return false;

@@ -17,6 +17,7 @@ import dev.verbs4j.cm.CmEvent;
 import dev.verbs4j.cm.CmEventChannel;
 import dev.verbs4j.cm.CmEventType;
 import dev.verbs4j.cm.CmId;
+import dev.verbs4j.tools.cm.CompletionWaiter;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -24,7 +25,6 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One side's verbs resources for an rping connection, made on the device the id resolved to,
@@ -42,10 +42,6 @@ final class RpingConnection implements AutoCloseable {
     static final long RDMA = 64;
     private static final int SQ_DEPTH = 16;
     private static final long TIMEOUT_NS = 20_000_000_000L;
-    private static final int SPINS = 2_000;
-    private static final long PARK_NS = 20_000;
-    /** How many parked polls pass between two looks at the event channel. */
-    private static final int EVENT_LOOK_EVERY = 50;
 
     final CmId id;
     final QueuePair qp;
@@ -61,7 +57,7 @@ final class RpingConnection implements AutoCloseable {
     private final Arena arena;
     private final SendWorkRequest sendWr = new SendWorkRequest();
     private final ReceiveWorkRequest recvWr = new ReceiveWorkRequest();
-    private final WorkCompletion[] one = {new WorkCompletion()};
+    private final CompletionWaiter completions;
     private boolean disconnected;
 
     RpingConnection(CmId id, RpingOptions options, PrintStream out) {
@@ -98,6 +94,7 @@ final class RpingConnection implements AutoCloseable {
         this.ctx = c;
         this.pd = p;
         this.cq = q;
+        this.completions = new CompletionWaiter(q, TIMEOUT_NS);
         this.qp = made;
         this.region = r;
         this.arena = a;
@@ -163,26 +160,7 @@ final class RpingConnection implements AutoCloseable {
 
     /** One completion, or null when the peer disconnected first. */
     private WorkCompletion poll(WcOpcode waitingFor) {
-        long begin = System.nanoTime();
-        int polls = 0;
-        while (cq.poll(one) == 0) {
-            polls++;
-            if (polls < SPINS) {
-                Thread.onSpinWait();
-            } else if (polls < 2 * SPINS) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(PARK_NS);
-                if (polls % EVENT_LOOK_EVERY == 0 && lookForDisconnect(Duration.ZERO)) {
-                    return null;
-                }
-                if (System.nanoTime() - begin > TIMEOUT_NS) {
-                    throw new IllegalStateException("rping: no completion within " + TIMEOUT_NS / 1_000_000_000
-                            + " s waiting for " + waitingFor);
-                }
-            }
-        }
-        return one[0];
+        return completions.next(waitingFor.name(), () -> lookForDisconnect(Duration.ZERO));
     }
 
     /** Whether the peer disconnected: a DISCONNECTED event came now or before. */
