@@ -1,5 +1,6 @@
 package dev.verbs4j.softroce;
 
+import dev.verbs4j.softroce.transport.ForwardingLink;
 import dev.verbs4j.softroce.transport.Link;
 import dev.verbs4j.softroce.wire.Icrc;
 import dev.verbs4j.softroce.wire.UdpFlow;
@@ -16,26 +17,20 @@ import java.util.List;
  * so the ICRC is recomputed over that ID. The IDs used are kept, in order, for a test to
  * compare with what the receiver recovered.
  */
-final class KernelIdLink implements Link {
-    private final Link inner;
+final class KernelIdLink extends ForwardingLink {
     private final Icrc icrc = new Icrc();
     private final UdpFlow flow = new UdpFlow();
     private final List<Integer> ids = new ArrayList<>();
     private int nextId;
 
     KernelIdLink(Link inner, int firstId) {
-        this.inner = inner;
+        super(inner);
         this.nextId = firstId;
     }
 
     /** The IPv4 Identifications of the packets sent so far, oldest first. */
     List<Integer> ids() {
         return ids;
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return inner.localAddress();
     }
 
     @Override
@@ -60,35 +55,5 @@ final class KernelIdLink implements Link {
         icrc.generate(flow, id, MemorySegment.ofBuffer(buffer.duplicate().clear()), 0, length);
         ids.add(id);
         return inner.send(buffer, length, destination, sourcePort);
-    }
-
-    @Override
-    public int receive(ByteBuffer buffer) {
-        return inner.receive(buffer);
-    }
-
-    @Override
-    public InetSocketAddress source() {
-        return inner.source();
-    }
-
-    @Override
-    public int sourceSlot() {
-        return inner.sourceSlot();
-    }
-
-    @Override
-    public void await(long timeoutNs) {
-        inner.await(timeoutNs);
-    }
-
-    @Override
-    public void wakeup() {
-        inner.wakeup();
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }

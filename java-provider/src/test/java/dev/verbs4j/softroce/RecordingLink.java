@@ -1,5 +1,6 @@
 package dev.verbs4j.softroce;
 
+import dev.verbs4j.softroce.transport.ForwardingLink;
 import dev.verbs4j.softroce.transport.Link;
 
 import java.net.InetSocketAddress;
@@ -13,12 +14,11 @@ import java.util.function.Consumer;
  * device sends to an observer first: a tap on the wire for tests that record real traffic
  * (to replay and mutate it) or learn a device's state from what it answers.
  */
-final class RecordingLink implements Link {
+final class RecordingLink extends ForwardingLink {
     /** One sent packet: the UDP payload and where it went. */
     record Sent(byte[] bytes, InetSocketAddress destination) {
     }
 
-    private final Link inner;
     private final List<Sent> recorded = new ArrayList<>();
     private boolean recording;
     private Consumer<ByteBuffer> observer;
@@ -26,7 +26,7 @@ final class RecordingLink implements Link {
     private InetSocketAddress counted;
 
     RecordingLink(Link inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     /** Starts or stops keeping a copy of every packet sent. */
@@ -56,11 +56,6 @@ final class RecordingLink implements Link {
     }
 
     @Override
-    public InetSocketAddress localAddress() {
-        return inner.localAddress();
-    }
-
-    @Override
     public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination) {
         if (recording) {
             byte[] copy = new byte[length];
@@ -74,30 +69,5 @@ final class RecordingLink implements Link {
             sentTo++;
         }
         return inner.send(buffer, length, destination);
-    }
-
-    @Override
-    public int receive(ByteBuffer buffer) {
-        return inner.receive(buffer);
-    }
-
-    @Override
-    public InetSocketAddress source() {
-        return inner.source();
-    }
-
-    @Override
-    public void await(long timeoutNs) {
-        inner.await(timeoutNs);
-    }
-
-    @Override
-    public void wakeup() {
-        inner.wakeup();
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }

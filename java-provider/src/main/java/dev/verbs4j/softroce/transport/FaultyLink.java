@@ -8,8 +8,7 @@ import java.nio.ByteBuffer;
  * sent twice, held back behind the next packet, or sent with one bit flipped. Only the
  * held-back packet is copied (into a buffer allocated once).
  */
-public final class FaultyLink implements Link {
-    private final Link inner;
+public final class FaultyLink extends ForwardingLink {
     private final FaultInjector faults;
     private final ByteBuffer held = ByteBuffer.allocateDirect(1 << 16);
     private int heldLength = -1;
@@ -20,13 +19,8 @@ public final class FaultyLink implements Link {
     private long corrupted;
 
     public FaultyLink(Link inner, FaultInjector faults) {
-        this.inner = inner;
+        super(inner);
         this.faults = faults;
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return inner.localAddress();
     }
 
     @Override
@@ -60,38 +54,8 @@ public final class FaultyLink implements Link {
         return ok;
     }
 
-    @Override
-    public int receive(ByteBuffer buffer) {
-        return inner.receive(buffer);
-    }
-
-    @Override
-    public int sourceSlot() {
-        return inner.sourceSlot();
-    }
-
-    @Override
-    public InetSocketAddress source() {
-        return inner.source();
-    }
-
-    @Override
-    public void await(long timeoutNs) {
-        inner.await(timeoutNs);
-    }
-
-    @Override
-    public void wakeup() {
-        inner.wakeup();
-    }
-
     public long lost() { return lost; }
     public long duplicated() { return duplicated; }
     public long reordered() { return reordered; }
     public long corrupted() { return corrupted; }
-
-    @Override
-    public void close() {
-        inner.close();
-    }
 }

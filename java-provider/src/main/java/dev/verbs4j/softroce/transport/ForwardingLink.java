@@ -1,0 +1,52 @@
+package dev.verbs4j.softroce.transport;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * A link over another link: receiving, waiting, waking and closing pass through unchanged,
+ * and each subclass decides what happens to what its device sends (lose it, record it,
+ * rewrite it).
+ */
+public abstract class ForwardingLink implements Link {
+    protected final Link inner;
+
+    protected ForwardingLink(Link inner) {
+        this.inner = inner;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return inner.localAddress();
+    }
+
+    @Override
+    public int receive(ByteBuffer buffer) {
+        return inner.receive(buffer);
+    }
+
+    @Override
+    public InetSocketAddress source() {
+        return inner.source();
+    }
+
+    @Override
+    public int sourceSlot() {
+        return inner.sourceSlot();
+    }
+
+    @Override
+    public void await(long timeoutNs) {
+        inner.await(timeoutNs);
+    }
+
+    @Override
+    public void wakeup() {
+        inner.wakeup();
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+}
