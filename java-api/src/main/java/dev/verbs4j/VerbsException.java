@@ -9,6 +9,7 @@ package dev.verbs4j;
 public final class VerbsException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The positive errno number, serialized with the message. */
     private final int errno;
 
     /**
