@@ -53,7 +53,12 @@ public final class SoftProvider implements VerbsProvider {
     public void enableForkProtection() {
     }
 
-    /** Adds a device (for example on a network namespace's address) to every soft provider instance. */
+    /**
+     * Adds a device (for example on a network namespace's address) to every soft provider instance.
+     *
+     * @param config the device's configuration
+     * @return the device; its socket is bound when it is first opened
+     */
     public static SoftDevice addDevice(SoftDeviceConfig config) {
         SoftDevice device = new SoftDevice(config);
         ADDED.add(device);
