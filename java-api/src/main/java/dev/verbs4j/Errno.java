@@ -3,7 +3,8 @@ package dev.verbs4j;
 /**
  * The Linux errno values that verbs calls report. libibverbs returns them either as
  * a negative return code or through {@code errno}; both providers raise a
- * {@link VerbsException} carrying the same value for the same mistake.
+ * {@link VerbsException} carrying the same value for the same mistake. The C library's
+ * {@code errno.h} names them; libibverbs has no type of its own for them.
  */
 public enum Errno {
     /** Operation not permitted (1): e.g. a registration the process's limits or capabilities forbid. */

@@ -6,6 +6,8 @@ import java.util.Optional;
 /**
  * A verbs provider: {@code soft} (the pure-Java Soft-RoCE engine) or {@code ibverbs}
  * (kernel RDMA devices through libibverbs). Providers are found with {@link Verbs}.
+ * libibverbs has no such object: its counterpart is the device list,
+ * {@code ibv_get_device_list}, over every provider library it loaded.
  */
 public interface Provider {
     /**

@@ -4,7 +4,8 @@ package dev.verbs4j;
  * The one exception type for failed verbs calls. It carries the errno that libibverbs
  * reports for the same failure, so code written against one provider handles the
  * other's errors the same way. Remote and transport failures are not exceptions: they
- * arrive as {@link WcStatus completion statuses}.
+ * arrive as {@link WcStatus completion statuses}. libibverbs has no exception: its
+ * counterpart is a call's non-zero return (a negative errno, or NULL with {@code errno} set).
  */
 public final class VerbsException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -8,7 +8,8 @@ import dev.verbs4j.VerbsException;
  * a resource with live dependents (children such as the regions of a domain, or users
  * such as the queue pairs of a completion queue) refuses to close with {@code EBUSY},
  * as libibverbs does; a second close does nothing; using a closed resource is an
- * {@link IllegalStateException}.
+ * {@link IllegalStateException}. libibverbs has no such type: the reference counts it
+ * mirrors live in the kernel (uverbs' {@code usecnt} on a PD, CQ or SRQ).
  */
 public abstract class Resource implements AutoCloseable {
     private final String kind;

@@ -25,7 +25,9 @@ import java.util.function.Function;
 /**
  * A soft RoCE device. Its engine (a UDP socket and a thread) runs while at least one
  * context is open. A device made with {@link #manual} runs on a link the caller gives and
- * has no thread: the caller drives {@link #engine()} with its own clock.
+ * has no thread: the caller drives {@link #engine()} with its own clock. Its libibverbs
+ * counterpart is an rxe device ({@code struct ibv_device} of the rxe provider); its engine
+ * plays the part of the kernel's rdma_rxe module.
  */
 public final class SoftDevice implements Device {
     /** System property: seeded faults on every soft device's sends, e.g. {@code loss:0.01,reorder:0.02,seed:7}. */

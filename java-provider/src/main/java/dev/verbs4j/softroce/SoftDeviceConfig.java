@@ -11,7 +11,9 @@ import java.util.List;
 
 /**
  * How a soft device is set up: its name, the IP address and UDP port it binds (its GID is
- * that address), the port peers listen on, its largest MTU and its limits.
+ * that address), the port peers listen on, its largest MTU and its limits. libibverbs has
+ * no counterpart: an rxe device is configured through the kernel ({@code rdma link add
+ * rxe0 type rxe netdev eth0}), not through the verbs.
  *
  * @param name     device name, e.g. {@code soft0}
  * @param address  the IP address the device owns

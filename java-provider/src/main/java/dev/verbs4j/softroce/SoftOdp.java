@@ -9,7 +9,8 @@ import dev.verbs4j.softroce.memory.OdpState;
  * What the soft provider offers beyond the verbs for On-Demand Paging regions: taking a
  * range away, as the kernel's MMU notifier does when pages are reclaimed or unmapped
  * (traffic touching it afterwards faults again and sees the current contents), and the
- * region's counters.
+ * region's counters. They have no libibverbs counterpart: there the kernel invalidates
+ * on its own, and a user can only advise ({@code ibv_advise_mr}).
  */
 public final class SoftOdp {
     private SoftOdp() {
