@@ -19,7 +19,11 @@ public enum Agreement {
         this.word = word;
     }
 
-    /** The word the matrix shows. */
+    /**
+     * The word the matrix shows.
+     *
+     * @return {@code agree}, {@code explained} or {@code DISAGREE}
+     */
     public String word() {
         return word;
     }

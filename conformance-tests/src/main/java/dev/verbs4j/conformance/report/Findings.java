@@ -85,12 +85,20 @@ public final class Findings {
         this.lists = lists;
     }
 
-    /** No case is a finding. */
+    /**
+     * No case is a finding.
+     *
+     * @return the empty findings
+     */
     public static Findings none() {
         return new Findings(List.of());
     }
 
-    /** The lists shipped with the suite. */
+    /**
+     * The lists shipped with the suite.
+     *
+     * @return the findings read from the suite's resources
+     */
     public static Findings bundled() {
         Map<String, String> texts = new HashMap<>();
         for (String name : LISTS) {
@@ -110,6 +118,8 @@ public final class Findings {
      * The given lists, by name ({@code <provider>-<device prefix>}), each as the text of a TSV file.
      *
      * @throws IllegalArgumentException when a line names an unknown side or kernel range, or has too many columns
+     * @param listTexts list name to TSV text
+     * @return the findings
      */
     public static Findings of(Map<String, String> listTexts) {
         List<DeviceList> lists = new ArrayList<>();
@@ -146,6 +156,10 @@ public final class Findings {
     /**
      * What the device does instead, if {@code c} failed in {@code run} and is listed for a side
      * of the run that the list's device is on; else null.
+     *
+     * @param run the run
+     * @param c one of its cases
+     * @return the listed reason, or null
      */
     public String reason(RunReport run, CaseResult c) {
         if (c.outcome() != Outcome.FAIL) {
@@ -163,7 +177,12 @@ public final class Findings {
         return null;
     }
 
-    /** How many of the run's failures are listed findings. */
+    /**
+     * How many of the run's failures are listed findings.
+     *
+     * @param run the run
+     * @return the count
+     */
     public long count(RunReport run) {
         return run.cases().stream().filter(c -> reason(run, c) != null).count();
     }
