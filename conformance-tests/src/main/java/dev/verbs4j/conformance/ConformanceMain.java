@@ -54,11 +54,22 @@ public final class ConformanceMain {
     private ConformanceMain() {
     }
 
+    /**
+     * Runs the suite and exits with {@link #run}'s status.
+     *
+     * @param args the options {@code --help} lists
+     */
     public static void main(String[] args) {
         System.exit(run(args, System.out));
     }
 
-    /** Runs with {@code args}; returns the exit status. */
+    /**
+     * Runs with {@code args}; returns the exit status.
+     *
+     * @param args the options {@code --help} lists
+     * @param out where the summary and the report paths go
+     * @return 0 when no case failed, 1 when some failed, 2 for a usage error
+     */
     public static int run(String[] args, PrintStream out) {
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {

@@ -26,6 +26,8 @@ public final class AgentDevice implements PeerProcessDevice {
     private AgentClient client;
 
     /**
+     * A device served by an agent process, reached when it is first opened.
+     *
      * @param agent      {@code host:port} of a running agent, or {@value #SPAWN}
      * @param provider   the provider in the agent
      * @param name       the device in the agent
@@ -42,7 +44,11 @@ public final class AgentDevice implements PeerProcessDevice {
         this.log = log;
     }
 
-    /** The folder shared memory uses by default: {@code /dev/shm} where it exists, else the temporary folder. */
+    /**
+     * The folder shared memory uses by default: {@code /dev/shm} where it exists, else the temporary folder.
+     *
+     * @return the folder
+     */
     public static Path defaultFolder() {
         Path shm = Path.of("/dev/shm");
         return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));

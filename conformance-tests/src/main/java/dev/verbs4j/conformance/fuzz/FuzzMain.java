@@ -28,6 +28,12 @@ public final class FuzzMain {
     private FuzzMain() {
     }
 
+    /**
+     * Runs the fuzzer in this JVM and exits as the class comment says.
+     *
+     * @param args the options above
+     * @throws Exception when the run cannot start
+     */
     public static void main(String[] args) throws Exception {
         FuzzOptions options = FuzzOptions.parse(args);
         System.out.println("fuzz: provider " + options.provider() + ", seed " + options.seed() + ", " + options.calls()
