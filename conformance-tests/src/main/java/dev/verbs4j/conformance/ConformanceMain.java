@@ -35,6 +35,7 @@ import java.util.Map;
  * java --enable-native-access=ALL-UNNAMED -cp "$(cat target/conformance-classpath.txt):target/classes" \
  *      dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe1
  * </pre>
+ * Its counterpart in rdma-core is pyverbs' {@code tests/run_tests.py}, the runner of rdma-core's own suite; libibverbs itself has none.
  */
 public final class ConformanceMain {
     private static final String SUITE_PACKAGE = "dev.verbs4j.conformance";

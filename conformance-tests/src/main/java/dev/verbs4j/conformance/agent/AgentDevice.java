@@ -12,6 +12,7 @@ import java.util.List;
  * A device of a peer agent process, as the fixture sees it: opening it starts a session
  * with the agent (first starting the agent, in {@value #SPAWN} mode) and opens the device
  * there. The run's memory is then the session's shared memory.
+ * It has no libibverbs counterpart: it stands for a {@code struct ibv_device} in another process, reached through the agent's protocol.
  */
 public final class AgentDevice implements PeerProcessDevice {
     /** {@code --peer-agent spawn}: the test process starts the agent itself, on loopback. */

@@ -15,6 +15,7 @@ import java.net.ServerSocket;
  * The test process then runs {@code ConformanceMain ... --peer-provider soft --peer-device soft0
  * --peer-agent 10.9.0.2:18600}. Both must see the same tmpfs folder for the shared memory
  * (the same machine or virtual machine; see {@link SharedMemory}).
+ * It has no libibverbs counterpart: it is the remote half of a run, as the server side of {@code ibv_rc_pingpong} is of that program.
  */
 public final class AgentMain {
     /** The agent ends when the process that started it ends. */

@@ -22,10 +22,12 @@ import java.util.stream.Stream;
  * FuzzLauncher --work-dir DIR [--time-limit-s N] [--jvm-option OPTION]... [FuzzMain options]
  * </pre>
  * Exits 0 when the run passed, else 1, printing each problem.
+ * It has no libibverbs counterpart: rdma-core ships no fuzzer of its API.
  */
 public final class FuzzLauncher {
     /**
      * The outcome of one child run.
+     * It has no libibverbs counterpart: it is the fuzzer's verdict.
      *
      * @param problems what went wrong (a crash, a hang, leaked descriptors or memory); empty when it passed
      * @param seconds how long the child ran

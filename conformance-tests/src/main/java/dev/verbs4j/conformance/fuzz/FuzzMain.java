@@ -23,6 +23,7 @@ import java.util.Set;
  * <pre>
  * FuzzMain --provider NAME [--device NAME] [--calls N] [--seed N] [--warmup N]
  * </pre>
+ * It has no libibverbs counterpart: rdma-core ships no fuzzer of its API.
  */
 public final class FuzzMain {
     private FuzzMain() {

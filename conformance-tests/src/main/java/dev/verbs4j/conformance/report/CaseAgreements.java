@@ -11,6 +11,7 @@ import java.util.Optional;
  * The {@link Agreement} of every case that ran (passed or failed, findings included) on two
  * or more columns of the matrix. A case that ran on one column has nothing to agree with and
  * is not counted: its failures are judged by the run that made them.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class CaseAgreements {
     private final Map<String, Agreement> byCase = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package dev.verbs4j.conformance.report;
 
 /**
  * One case's result.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  *
  * @param id          stable identity across runs: {@code family/Class#method}, e.g. {@code errors/RnrTest#rnrRetryExhausted}
  * @param className   the fully qualified class

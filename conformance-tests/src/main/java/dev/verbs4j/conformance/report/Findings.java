@@ -32,13 +32,17 @@ import java.util.Map;
  * A failing case listed for its run is a finding, not a failure; the JSON report keeps the raw
  * outcome. A finding named for one side never excuses the case in a run where the device is
  * only on the other. scripts/vm-evaluate.py reads the same files with the same rule.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class Findings {
     /** The lists shipped with the suite, by file name without {@code .tsv}. */
     private static final List<String> LISTS = List.of("ibverbs-rxe");
     private static final String RESOURCE_DIR = "/dev/verbs4j/conformance/findings/";
 
-    /** Which side of a run must be the listed device for a finding to apply. */
+    /**
+     * Which side of a run must be the listed device for a finding to apply.
+     * It has no libibverbs counterpart: it belongs to the suite's findings lists.
+     */
     public enum Side {
         /** Both sides: a two-column line. */
         BOTH,

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  * whose outcome differs between kernels, and each listed finding with the kernels it appears on
  * (first and last). Written beside the matrix as {@code conformance-kernels.md} and {@code .html}.
  * Where two runs share a kernel, the one whose label sorts first is shown.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class KernelView {
     static final String KERNEL_PROVIDER = "ibverbs";

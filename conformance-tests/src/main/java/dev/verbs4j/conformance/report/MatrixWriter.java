@@ -14,6 +14,7 @@ import java.util.TreeMap;
  * {@link Findings} for its run shows as a finding, with what the device does instead. Each
  * row also says whether the columns that ran the case agree ({@link CaseAgreements}), and a
  * summary line counts them.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class MatrixWriter {
     private static final List<String> FAMILY_ORDER = List.of("base", "errors", "misuse", "cm", "flush", "atomicwrite", "memwindow", "odp");

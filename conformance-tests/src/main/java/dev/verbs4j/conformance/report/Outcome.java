@@ -1,6 +1,9 @@
 package dev.verbs4j.conformance.report;
 
-/** How a case ended. An assumption that did not hold (a missing capability) is a skip, never a pass. */
+/**
+ * How a case ended. An assumption that did not hold (a missing capability) is a skip, never a pass.
+ * It has no libibverbs counterpart: it is part of the suite's report.
+ */
 public enum Outcome {
     /** The case ran and every assertion held. */
     PASS("pass"),

@@ -29,6 +29,7 @@ public final class PyverbsMapping {
 
     /**
      * One pyverbs test: the suite's cases that cover it, or why none does.
+     * It has no libibverbs counterpart: it is part of the suite's report.
      *
      * @param testId the pyverbs test, {@code tests.module.Class.test_method}
      * @param caseIds the suite's cases that cover it, empty when a reason is given

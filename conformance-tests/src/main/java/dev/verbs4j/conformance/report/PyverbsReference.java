@@ -14,6 +14,7 @@ import java.util.Optional;
  * device, as scripts/pyverbs-run.py records it in the micro-VM: {@value #FILE} in the report
  * folder, format {@value #FORMAT}. It is the reference table the suite's cases are mapped to
  * ({@link PyverbsMapping}); it is not a column of the matrix.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  *
  * @param device     the device the tests ran on
  * @param startedAt  ISO-8601 instant
@@ -28,6 +29,7 @@ public record PyverbsReference(String device, String startedAt, long durationMs,
 
     /**
      * One pyverbs test: {@code pass}, {@code fail}, {@code error} or {@code skip}, and the message or skip reason.
+     * It has no libibverbs counterpart: it records a test of rdma-core's own suite.
      *
      * @param id the test, {@code tests.module.Class.test_method}
      * @param outcome {@code pass}, {@code fail}, {@code error} or {@code skip}

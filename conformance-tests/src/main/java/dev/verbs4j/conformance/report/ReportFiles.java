@@ -17,6 +17,7 @@ import java.util.Optional;
  * and, where the micro-VM left rdma-core's pyverbs results ({@value PyverbsReference#FILE}),
  * the {@linkplain PyverbsPage pyverbs reference page}. The folder is
  * {@value #DIR_PROPERTY} (default {@code target/conformance}).
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class ReportFiles {
     /** The system property naming the report folder. */
@@ -62,6 +63,7 @@ public final class ReportFiles {
     /**
      * What a merge wrote, how the columns it merged agree, and the pyverbs reference page's
      * summary line and problems (empty when the folder has no {@value PyverbsReference#FILE}).
+     * It has no libibverbs counterpart: it is part of the suite's report.
      *
      * @param files the files written
      * @param agreements how the merged columns agree

@@ -38,6 +38,7 @@ import java.util.Map;
  * }
  * </pre>
  * Readers ignore fields they do not know, so later versions may add fields.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class ReportJson {
     /** The value of a report's {@code format} field. */

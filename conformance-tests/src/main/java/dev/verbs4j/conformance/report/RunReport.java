@@ -4,6 +4,7 @@ import java.util.List;
 
 /**
  * The results of one run of the suite against one provider/device pair.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  *
  * @param label        the pair's label, e.g. {@code soft-soft}; the JSON file is named after it
  * @param provider     local provider
