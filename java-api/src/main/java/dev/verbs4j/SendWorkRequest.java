@@ -406,8 +406,8 @@ public final class SendWorkRequest {
      * becomes {@code newKey}. The page array is read when the request is posted. The soft
      * provider needs each page to lie in memory already registered in the same protection
      * domain (a Java process reaches native memory through its segments).
-     * The request is {@code IBV_WR_REG_MR}, which libibverbs keeps for kernel consumers; this API
-     * carries it for the soft provider.
+     * The request is the kernel's {@code IB_WR_REG_MR}, which libibverbs does not offer in user
+     * space; this API carries it for the soft provider.
      *
      * @throws NullPointerException     if {@code pageAddresses} is null
      * @throws IllegalArgumentException if {@code pageCount} is negative or exceeds the array

@@ -67,8 +67,8 @@ public enum WcStatus {
     REM_ACCESS_ERR,
 
     /**
-     * {@code IBV_WC_REM_OP_ERR}: the responder could not carry out a valid request (e.g. its receive
-     * was too short).
+     * {@code IBV_WC_REM_OP_ERR}: the responder could not carry out a valid request (a remote
+     * operational error of its own).
      */
     REM_OP_ERR,
 
