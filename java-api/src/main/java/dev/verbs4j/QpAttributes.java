@@ -142,7 +142,7 @@ public final class QpAttributes {
     public int pkeyIndex() { return pkeyIndex; }
     /**
      * Sets the P_Key index ({@code IBV_QP_PKEY_INDEX}), needed at RESET→INIT; an index beyond the
-     * port's table fails the modify with {@code EINVAL}. The kernel's rxe has a one-entry table.
+     * port's table fails the modify with {@code EINVAL}.
      *
      * @param index the table index
      * @return these attributes
