@@ -32,8 +32,15 @@ cat > "$settings" <<SETTINGS
   </mirrors>
 </settings>
 SETTINGS
-echo "== examples: installing the BOM, the API and the soft provider into $repo"
-"$MVN" -B -ntp -q -Dstyle.color=never -s "$settings" -pl :verbs4j-parent,bom,java-api,java-provider install -DskipTests
+echo "== examples: installing the BOM, the API and both providers (the ibverbs one with its platform jar) into $repo"
+"$MVN" -B -ntp -q -Dstyle.color=never -s "$settings" -pl :verbs4j-parent,bom,java-api,java-provider,native install -DskipTests
 echo "== examples: building examples/ against the installed artifacts and running it on the module path"
+log="$root/target/examples-run.log"
 "$MVN" -B -ntp -q -Dstyle.color=never -s "$settings" -f examples/pom.xml clean package exec:exec \
-    -Dverbs4j.example.devices=soft0=127.0.0.1:47971,soft1=127.0.0.2:47971
+    -Dverbs4j.example.devices=soft0=127.0.0.1:47971,soft1=127.0.0.2:47971 | tee "$log"
+# The ibverbs provider came from the installed jars and JavaCPP loaded its JNI library from the
+# platform jar: it lists devices, or libibverbs' own answer why there are none.
+if ! grep -q '^ibverbs provider: module dev.verbs4j.ibverbs, ' "$log" || grep -q 'binding cannot be loaded' "$log"; then
+    echo "FAILED: the example did not load the ibverbs provider's JNI library from its platform jar" >&2
+    exit 1
+fi

@@ -14,6 +14,13 @@ package dev.verbs4j;
  */
 public record AddressHandleAttributes(Gid dgid, int sgidIndex, int port, int hopLimit, int trafficClass,
                                       int flowLabel, int serviceLevel) {
+    /**
+     * Checks the values' ranges.
+     *
+     * @throws NullPointerException if {@code dgid} is null
+     * @throws IllegalArgumentException for a port below 1, a hop limit or traffic class outside
+     *         0-255, or a flow label wider than 20 bits
+     */
     public AddressHandleAttributes {
         if (dgid == null) {
             throw new NullPointerException("dgid");
@@ -29,7 +36,13 @@ public record AddressHandleAttributes(Gid dgid, int sgidIndex, int port, int hop
         }
     }
 
-    /** A route to {@code dgid} from GID {@code sgidIndex} of port 1, hop limit 64. */
+    /**
+     * A route to {@code dgid} from GID {@code sgidIndex} of port 1, hop limit 64.
+     *
+     * @param dgid the destination GID
+     * @param sgidIndex the local GID index
+     * @return the attributes, with traffic class, flow label and service level 0
+     */
     public static AddressHandleAttributes to(Gid dgid, int sgidIndex) {
         return new AddressHandleAttributes(dgid, sgidIndex, 1, 64, 0, 0, 0);
     }

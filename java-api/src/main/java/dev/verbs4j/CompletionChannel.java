@@ -14,10 +14,16 @@ public interface CompletionChannel extends AutoCloseable {
      * returned ({@code ibv_ack_cq_events}). Re-arm the queue before polling it empty.
      *
      * @return the queue that raised the event, or empty when {@code timeout} passes first
+     * @param timeout how long to wait; zero polls once
+     * @throws VerbsException with the errno reading the channel gives
      */
     Optional<CompletionQueue> awaitEvent(Duration timeout);
 
-    /** Destroys the channel. @throws VerbsException {@code EBUSY} while queues use it or a thread waits in {@link #awaitEvent} */
+    /**
+     * Destroys the channel ({@code ibv_destroy_comp_channel}).
+     *
+     * @throws VerbsException {@code EBUSY} while queues use it or a thread waits in {@link #awaitEvent}
+     */
     @Override
     void close();
 }

@@ -6,10 +6,20 @@ package dev.verbs4j;
  * a {@link AsyncEventType#CQ_ERR} event is raised and its queue pairs go to the error state.
  */
 public interface CompletionQueue extends AutoCloseable {
-    /** The number of entries (at least what was asked for at creation or at the last {@link #resize}). */
+    /**
+     * The number of entries (at least what was asked for at creation or at the last {@link #resize}).
+     * It is {@code ibv_cq.cqe}.
+     *
+     * @return the entries
+     */
     int capacity();
 
-    /** The channel that receives this queue's events, or {@code null}. */
+    /**
+     * The channel that receives this queue's events, or {@code null}.
+     * It is {@code ibv_cq.channel}.
+     *
+     * @return the channel given at creation, or null
+     */
     CompletionChannel channel();
 
     /**
@@ -17,10 +27,18 @@ public interface CompletionQueue extends AutoCloseable {
      * oldest first, allocating nothing.
      *
      * @return the number filled, 0 when the queue is empty
+     * @param out the completions to fill, from index 0
+     * @param max the most to fill, at most {@code out.length}
+     * @throws VerbsException with the errno {@code ibv_poll_cq} gives
      */
     int poll(WorkCompletion[] out, int max);
 
-    /** Polls up to {@code out.length} completions. */
+    /**
+     * Polls up to {@code out.length} completions.
+     *
+     * @param out the completions to fill, from index 0
+     * @return the number filled, 0 when the queue is empty
+     */
     default int poll(WorkCompletion[] out) {
         return poll(out, out.length);
     }
@@ -31,6 +49,7 @@ public interface CompletionQueue extends AutoCloseable {
      * the channel.
      *
      * @throws VerbsException {@code EINVAL} when the queue has no channel
+     * @param solicitedOnly true to wait for a solicited or failed completion only
      */
     void requestNotify(boolean solicitedOnly);
 
@@ -43,7 +62,11 @@ public interface CompletionQueue extends AutoCloseable {
      */
     void resize(int minEntries);
 
-    /** Destroys the queue ({@code ibv_destroy_cq}). @throws VerbsException {@code EBUSY} while queue pairs use it */
+    /**
+     * Destroys the queue ({@code ibv_destroy_cq}).
+     *
+     * @throws VerbsException {@code EBUSY} while queue pairs use it
+     */
     @Override
     void close();
 }

@@ -15,12 +15,21 @@ public enum CqCreateFlag {
         this.value = value;
     }
 
-    /** The {@code IBV_CREATE_CQ_ATTR_*} bit. */
+    /**
+     * The {@code IBV_CREATE_CQ_ATTR_*} bit.
+     *
+     * @return the single-bit mask
+     */
     public int value() {
         return value;
     }
 
-    /** The bits of a set of flags. */
+    /**
+     * The bits of a set of flags.
+     *
+     * @param flags the flags
+     * @return the {@code ibv_cq_init_attr_ex.flags} word
+     */
     public static int mask(Set<CqCreateFlag> flags) {
         int mask = 0;
         for (CqCreateFlag f : flags) {

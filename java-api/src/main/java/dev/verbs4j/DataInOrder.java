@@ -19,12 +19,21 @@ public enum DataInOrder {
         this.value = value;
     }
 
-    /** The {@code IBV_QUERY_QP_DATA_IN_ORDER_*} bit. */
+    /**
+     * The {@code IBV_QUERY_QP_DATA_IN_ORDER_*} bit.
+     *
+     * @return the single-bit mask
+     */
     public int value() {
         return value;
     }
 
-    /** The guarantees set in a capability word. */
+    /**
+     * The guarantees set in a capability word.
+     *
+     * @param mask what {@code ibv_query_qp_data_in_order} returned
+     * @return a new set
+     */
     public static Set<DataInOrder> fromMask(int mask) {
         EnumSet<DataInOrder> set = EnumSet.noneOf(DataInOrder.class);
         for (DataInOrder d : values()) {

@@ -71,12 +71,21 @@ public record DeviceAttributes(
         long completionTimestampMask,
         long hcaCoreClockKhz) {
 
-    /** The named capabilities set in {@link #capabilityFlags()}. */
+    /**
+     * The named capabilities set in {@link #capabilityFlags()}.
+     *
+     * @return a new set
+     */
     public Set<DeviceCapability> capabilities() {
         return DeviceCapability.fromMask(capabilityFlags);
     }
 
-    /** Whether a capability bit is set. */
+    /**
+     * Whether a capability bit is set.
+     *
+     * @param capability the capability
+     * @return true if its bit is set in {@code device_cap_flags_ex}
+     */
     public boolean has(DeviceCapability capability) {
         return (capabilityFlags & capability.value()) != 0;
     }

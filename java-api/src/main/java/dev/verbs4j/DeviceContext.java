@@ -10,22 +10,47 @@ import java.util.Set;
  * completion queues or channels are alive fails with {@code EBUSY}.
  */
 public interface DeviceContext extends AutoCloseable {
-    /** The device this context was opened on. */
+    /**
+     * The device this context was opened on.
+     *
+     * @return the device
+     */
     Device device();
 
-    /** Device attributes ({@code ibv_query_device_ex}). */
+    /**
+     * Device attributes ({@code ibv_query_device_ex}).
+     *
+     * @return the attributes, read anew at each call
+     * @throws VerbsException with the errno {@code ibv_query_device_ex} gives
+     */
     DeviceAttributes queryDevice();
 
-    /** Port attributes ({@code ibv_query_port}); ports count from 1. @throws VerbsException {@code EINVAL} for a bad port */
+    /**
+     * Port attributes ({@code ibv_query_port}); ports count from 1.
+     *
+     * @param port the port number
+     * @return the attributes, read anew at each call
+     * @throws VerbsException {@code EINVAL} for a bad port
+     */
     PortAttributes queryPort(int port);
 
-    /** A GID table entry ({@code ibv_query_gid}). @throws VerbsException {@code EINVAL} for a bad port or index */
+    /**
+     * A GID table entry ({@code ibv_query_gid}).
+     *
+     * @param port the port number
+     * @param index the GID table index
+     * @return the GID
+     * @throws VerbsException {@code EINVAL} for a bad port or index
+     */
     Gid queryGid(int port, int index);
 
     /**
      * A populated GID table entry with its type and network device ({@code ibv_query_gid_ex}).
      *
      * @throws VerbsException {@code ENODATA} for an empty slot, {@code EINVAL} for a bad port or an index past the table
+     * @param port the port number
+     * @param index the GID table index
+     * @return the entry
      */
     GidEntry queryGidEntry(int port, int index);
 
@@ -34,6 +59,7 @@ public interface DeviceContext extends AutoCloseable {
      *
      * @param maxEntries room for this many entries
      * @throws VerbsException {@code EINVAL} when more entries are populated than {@code maxEntries}
+     * @return the entries, unmodifiable
      */
     List<GidEntry> queryGidTable(int maxEntries);
 
@@ -41,6 +67,9 @@ public interface DeviceContext extends AutoCloseable {
      * A P_Key table entry ({@code ibv_query_pkey}), in host order.
      *
      * @throws VerbsException {@code EINVAL} for a bad port, {@code ENOENT} for an index past the table
+     * @param port the port number
+     * @param index the P_Key table index
+     * @return the P_Key, 16 bits
      */
     int queryPkey(int port, int index);
 
@@ -49,19 +78,33 @@ public interface DeviceContext extends AutoCloseable {
      *
      * @param pkey the P_Key in host order, e.g. {@code 0xffff}, the default
      * @throws VerbsException {@code EINVAL} for a bad port, {@code ENOENT} when the table does not hold it
+     * @param port the port number
+     * @return the index
      */
     int pkeyIndex(int port, int pkey);
 
     /**
      * How many completion vectors the device has ({@code ibv_context.num_comp_vectors}): a
      * completion queue's vector is below it.
+     *
+     * @return the count, at least 1
      */
     int completionVectorCount();
 
-    /** Allocates a protection domain ({@code ibv_alloc_pd}). */
+    /**
+     * Allocates a protection domain ({@code ibv_alloc_pd}).
+     *
+     * @return the new protection domain
+     * @throws VerbsException with the errno {@code ibv_alloc_pd} gives, e.g. {@code ENOMEM}
+     */
     ProtectionDomain allocatePd();
 
-    /** Creates a completion event channel ({@code ibv_create_comp_channel}). */
+    /**
+     * Creates a completion event channel ({@code ibv_create_comp_channel}).
+     *
+     * @return the new channel
+     * @throws VerbsException with the errno {@code ibv_create_comp_channel} gives
+     */
     CompletionChannel createCompletionChannel();
 
     /**
@@ -72,10 +115,18 @@ public interface DeviceContext extends AutoCloseable {
      * @param vector     completion vector, below {@link #completionVectorCount()}
      * @throws VerbsException {@code EINVAL} if {@code minEntries} is below 1 or above the device limit,
      *                        or {@code vector} is not one of the device's
+     * @return the new completion queue
      */
     CompletionQueue createCq(int minEntries, CompletionChannel channel, int vector);
 
-    /** Creates a completion queue with no channel. */
+    /**
+     * Creates a completion queue with no channel.
+     * It uses completion vector 0.
+     *
+     * @param minEntries at least this many entries; the queue may be larger
+     * @return the new completion queue
+     * @throws VerbsException {@code EINVAL} if {@code minEntries} is below 1 or above the device limit
+     */
     default CompletionQueue createCq(int minEntries) {
         return createCq(minEntries, null, 0);
     }
@@ -90,6 +141,7 @@ public interface DeviceContext extends AutoCloseable {
      * @param flags      creation flags
      * @throws VerbsException {@code EOPNOTSUPP} for a field or flag the device cannot provide, {@code EINVAL}
      *                        as {@link #createCq(int, CompletionChannel, int)}
+     * @return the new completion queue
      */
     ExtendedCompletionQueue createExtendedCq(int minEntries, CompletionChannel channel, int vector, Set<WcField> fields,
                                              Set<CqCreateFlag> flags);
@@ -99,6 +151,8 @@ public interface DeviceContext extends AutoCloseable {
      * acknowledged as it is returned.
      *
      * @return the event, or empty when {@code timeout} passes first
+     * @param timeout how long to wait; zero polls once
+     * @throws VerbsException with the errno reading the event gives
      */
     Optional<AsyncEvent> nextAsyncEvent(Duration timeout);
 
@@ -112,6 +166,9 @@ public interface DeviceContext extends AutoCloseable {
      * A count above zero means a peer may have written into freed memory before it was found:
      * register memory through a {@link RegisteredArena}, or close regions before their arena.
      * Contexts of one soft device share one count.
+     * It has no libibverbs counterpart: libibverbs cannot tell that registered memory was freed.
+     *
+     * @return the count since the context opened
      */
     long freedMemoryRegions();
 

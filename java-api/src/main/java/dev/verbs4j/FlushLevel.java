@@ -7,7 +7,11 @@ public enum FlushLevel {
     /** Flush the whole region; the address and length are ignored. */
     MR;
 
-    /** The {@code IBV_FLUSH_*} number. */
+    /**
+     * The {@code IBV_FLUSH_*} number.
+     *
+     * @return {@code IBV_FLUSH_RANGE} (0) or {@code IBV_FLUSH_MR} (1)
+     */
     public int value() {
         return ordinal();
     }

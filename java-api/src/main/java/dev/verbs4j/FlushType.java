@@ -15,12 +15,21 @@ public enum FlushType {
         this.value = value;
     }
 
-    /** The {@code IBV_FLUSH_*} bit. */
+    /**
+     * The {@code IBV_FLUSH_*} bit.
+     *
+     * @return the single-bit mask
+     */
     public int value() {
         return value;
     }
 
-    /** The bit mask of a set. */
+    /**
+     * The bit mask of a set.
+     *
+     * @param types the placement types
+     * @return the OR of their bits, as {@code ibv_wr_flush} takes them
+     */
     public static int toMask(Set<FlushType> types) {
         int mask = 0;
         for (FlushType t : types) {

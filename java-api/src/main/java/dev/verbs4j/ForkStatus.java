@@ -18,12 +18,22 @@ public enum ForkStatus {
         this.value = value;
     }
 
-    /** The {@code IBV_FORK_*} number. */
+    /**
+     * The {@code IBV_FORK_*} number.
+     *
+     * @return the number {@code ibv_is_fork_initialized} returns
+     */
     public int value() {
         return value;
     }
 
-    /** The status of an {@code IBV_FORK_*} number. @throws IllegalArgumentException for an unknown one */
+    /**
+     * The status of an {@code IBV_FORK_*} number.
+     *
+     * @param value what {@code ibv_is_fork_initialized} returned
+     * @return the status
+     * @throws IllegalArgumentException for an unknown number
+     */
     public static ForkStatus of(int value) {
         for (ForkStatus s : values()) {
             if (s.value == value) {

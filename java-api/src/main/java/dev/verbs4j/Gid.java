@@ -16,7 +16,12 @@ public record Gid(long high, long low) {
     /** The all-zero GID, an empty table slot. */
     public static final Gid ZERO = new Gid(0, 0);
 
-    /** The GID of an IP address (IPv4 addresses become IPv4-mapped). */
+    /**
+     * The GID of an IP address (IPv4 addresses become IPv4-mapped).
+     *
+     * @param address an IPv4 or IPv6 address
+     * @return the GID
+     */
     public static Gid of(InetAddress address) {
         byte[] b = address.getAddress();
         if (b.length == 4) {
@@ -26,7 +31,13 @@ public record Gid(long high, long low) {
         return fromBytes(b);
     }
 
-    /** The GID of 16 raw bytes in network order. */
+    /**
+     * The GID of 16 raw bytes in network order.
+     *
+     * @param raw 16 bytes, as {@code union ibv_gid.raw} holds them
+     * @return the GID
+     * @throws IllegalArgumentException if {@code raw} does not hold 16 bytes
+     */
     public static Gid fromBytes(byte[] raw) {
         if (raw.length != 16) {
             throw new IllegalArgumentException("a GID has 16 bytes, not " + raw.length);
@@ -40,7 +51,13 @@ public record Gid(long high, long low) {
         return new Gid(hi, lo);
     }
 
-    /** Parses a GID written as an IPv6 or IPv4 address. */
+    /**
+     * Parses a GID written as an IPv6 or IPv4 address.
+     *
+     * @param text an address literal, e.g. {@code 10.9.0.1} or {@code fe80::1}
+     * @return the GID
+     * @throws IllegalArgumentException if the text is not an address literal
+     */
     public static Gid parse(String text) {
         try {
             return of(InetAddress.ofLiteral(text));
@@ -49,7 +66,11 @@ public record Gid(long high, long low) {
         }
     }
 
-    /** The 16 bytes in network order. */
+    /**
+     * The 16 bytes in network order.
+     *
+     * @return a new 16-byte array
+     */
     public byte[] toBytes() {
         byte[] raw = new byte[16];
         for (int i = 0; i < 8; i++) {
@@ -59,12 +80,20 @@ public record Gid(long high, long low) {
         return raw;
     }
 
-    /** Whether this is an IPv4-mapped GID ({@code ::ffff:a.b.c.d}). */
+    /**
+     * Whether this is an IPv4-mapped GID ({@code ::ffff:a.b.c.d}).
+     *
+     * @return true if the first 80 bits are 0 and the next 16 are 1
+     */
     public boolean isIpv4Mapped() {
         return high == 0 && (low >>> 32) == 0xffffL;
     }
 
-    /** The IP address: an {@link Inet4Address} for IPv4-mapped GIDs, else an {@link Inet6Address}. */
+    /**
+     * The IP address: an {@link Inet4Address} for IPv4-mapped GIDs, else an {@link Inet6Address}.
+     *
+     * @return the address
+     */
     public InetAddress toInetAddress() {
         try {
             if (isIpv4Mapped()) {

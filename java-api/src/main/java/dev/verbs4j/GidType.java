@@ -15,12 +15,22 @@ public enum GidType {
         this.value = value;
     }
 
-    /** The {@code IBV_GID_TYPE_*} number. */
+    /**
+     * The {@code IBV_GID_TYPE_*} number.
+     *
+     * @return the number {@code ibv_gid_entry.gid_type} holds
+     */
     public int value() {
         return value;
     }
 
-    /** The type of an {@code IBV_GID_TYPE_*} number. @throws IllegalArgumentException for an unknown one */
+    /**
+     * The type of an {@code IBV_GID_TYPE_*} number.
+     *
+     * @param value an {@code ibv_gid_entry.gid_type} number
+     * @return the type
+     * @throws IllegalArgumentException for an unknown number
+     */
     public static GidType of(int value) {
         for (GidType t : values()) {
             if (t.value == value) {

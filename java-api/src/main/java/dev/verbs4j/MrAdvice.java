@@ -9,7 +9,11 @@ public enum MrAdvice {
     /** Map only the pages already present; fault nothing in. */
     PREFETCH_NO_FAULT;
 
-    /** The {@code IBV_ADVISE_MR_ADVICE_*} number. */
+    /**
+     * The {@code IBV_ADVISE_MR_ADVICE_*} number.
+     *
+     * @return the number {@code ibv_advise_mr} takes
+     */
     public int value() {
         return ordinal();
     }

@@ -13,7 +13,11 @@ public enum MwType {
         this.value = value;
     }
 
-    /** The {@code IBV_MW_TYPE_*} number. */
+    /**
+     * The {@code IBV_MW_TYPE_*} number.
+     *
+     * @return 1 or 2, as {@code ibv_alloc_mw} takes it
+     */
     public int value() {
         return value;
     }

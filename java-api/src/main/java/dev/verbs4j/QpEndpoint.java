@@ -17,7 +17,12 @@ package dev.verbs4j;
 public record QpEndpoint(int qpn, int psn, Gid gid, Mtu mtu, int lid, long address, int rkey, long length) {
     private static final String MAGIC = "verbs4j-rc/1";
 
-    /** The one-line text form sent on the wire. */
+    /**
+     * The one-line text form sent on the wire.
+     * It has no libibverbs counterpart: {@code ibv_rc_pingpong} sends its own text form.
+     *
+     * @return the line, without its newline
+     */
     public String encode() {
         return MAGIC + " qpn=" + Integer.toHexString(qpn) + " psn=" + Integer.toHexString(psn) + " gid=" + gid
                 + " mtu=" + mtu.bytes() + " lid=" + lid + " addr=" + Long.toHexString(address)
@@ -28,6 +33,8 @@ public record QpEndpoint(int qpn, int psn, Gid gid, Mtu mtu, int lid, long addre
      * Parses {@link #encode()}'s form.
      *
      * @throws IllegalArgumentException for any other text
+     * @param line what {@link #encode()} produced
+     * @return the endpoint
      */
     public static QpEndpoint decode(String line) {
         String[] parts = line == null ? new String[0] : line.trim().split(" ");

@@ -23,11 +23,26 @@ public final class QpInitAttributes {
     private boolean signalAll;
     private final EnumSet<WrOpcode> operations;
 
-    /** Attributes of a {@code type} queue pair whose sends and receives complete on {@code cq}. */
+    /**
+     * Attributes of a {@code type} queue pair whose sends and receives complete on {@code cq}.
+     *
+     * @param type the transport
+     * @param cq the completion queue of both the send and the receive queue
+     * @throws NullPointerException if an argument is null
+     */
     public QpInitAttributes(QpType type, CompletionQueue cq) {
         this(type, cq, cq);
     }
 
+    /**
+     * Attributes of a {@code type} queue pair whose sends complete on {@code sendCq} and receives on
+     * {@code recvCq} ({@code send_cq}, {@code recv_cq}).
+     *
+     * @param type the transport
+     * @param sendCq the completion queue of the send queue
+     * @param recvCq the completion queue of the receive queue (or of the shared receive queue's receives)
+     * @throws NullPointerException if an argument is null
+     */
     public QpInitAttributes(QpType type, CompletionQueue sendCq, CompletionQueue recvCq) {
         if (type == null || sendCq == null || recvCq == null) {
             throw new NullPointerException("type and completion queues are required");
@@ -38,7 +53,13 @@ public final class QpInitAttributes {
         this.operations = defaultOperations(type);
     }
 
-    /** The operations a transport allows by default (IBTA 3.7.2 table of services). */
+    /**
+     * The operations a transport allows by default (IBTA 3.7.2 table of services).
+     *
+     * @param type the transport
+     * @return a new set: for RC the sends, RDMA, atomics, local invalidate and window binds; for UC
+     *         the same without READ and atomics; for UD the two sends
+     */
     public static EnumSet<WrOpcode> defaultOperations(QpType type) {
         return switch (type) {
             case RC -> EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.SEND_WITH_INV, WrOpcode.RDMA_WRITE,
@@ -50,49 +71,112 @@ public final class QpInitAttributes {
         };
     }
 
+    /**
+     * The transport ({@code qp_type}).
+     *
+     * @return the type given at construction
+     */
     public QpType type() {
         return type;
     }
 
+    /**
+     * The completion queue of the send queue ({@code send_cq}).
+     *
+     * @return the queue
+     */
     public CompletionQueue sendCq() {
         return sendCq;
     }
 
+    /**
+     * The completion queue of the receive queue ({@code recv_cq}).
+     *
+     * @return the queue
+     */
     public CompletionQueue recvCq() {
         return recvCq;
     }
 
+    /**
+     * The shared receive queue ({@code srq}), if any.
+     *
+     * @return the queue, or null when the queue pair has its own receive queue
+     */
     public SharedReceiveQueue srq() {
         return srq;
     }
 
-    /** Receives come from this shared queue instead of the QP's own. */
+    /**
+     * Receives come from this shared queue instead of the QP's own.
+     * It must belong to the same protection domain as the queue pair.
+     *
+     * @param shared the shared receive queue, or null for an own receive queue
+     * @return these attributes
+     */
     public QpInitAttributes srq(SharedReceiveQueue shared) {
         this.srq = shared;
         return this;
     }
 
+    /**
+     * The send queue's requested depth ({@code cap.max_send_wr}).
+     *
+     * @return the depth; 64 unless set
+     */
     public int maxSendWr() {
         return maxSendWr;
     }
 
+    /**
+     * The receive queue's requested depth ({@code cap.max_recv_wr}).
+     *
+     * @return the depth; 64 unless set
+     */
     public int maxRecvWr() {
         return maxRecvWr;
     }
 
+    /**
+     * The gather entries per send request ({@code cap.max_send_sge}).
+     *
+     * @return the count; 1 unless set
+     */
     public int maxSendSge() {
         return maxSendSge;
     }
 
+    /**
+     * The scatter entries per receive request ({@code cap.max_recv_sge}).
+     *
+     * @return the count; 1 unless set
+     */
     public int maxRecvSge() {
         return maxRecvSge;
     }
 
+    /**
+     * The inline data size requested ({@code cap.max_inline_data}).
+     *
+     * @return bytes; 0 unless set
+     */
     public int maxInlineData() {
         return maxInlineData;
     }
 
-    /** Queue capacities ({@code struct ibv_qp_cap}). */
+    /**
+     * Queue capacities ({@code struct ibv_qp_cap}).
+     * A creation asking for more than the device's limits fails with {@code EINVAL}; the device may
+     * grant more than asked.
+     *
+     * @param maxSendWr send queue depth, at least 1
+     * @param maxRecvWr receive queue depth, 0 or more (0 with a shared receive queue)
+     * @param maxSendSge gather entries per send, at least 1
+     * @param maxRecvSge scatter entries per receive, 0 or more
+     * @param maxInlineData inline bytes per send, 0 or more
+     * @return these attributes
+     * @throws IllegalArgumentException if a value is below its minimum
+     */
     public QpInitAttributes capacity(int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge, int maxInlineData) {
         if (maxSendWr < 1 || maxRecvWr < 0 || maxSendSge < 1 || maxRecvSge < 0 || maxInlineData < 0) {
             throw new IllegalArgumentException("queue capacities must be positive");
@@ -105,27 +189,54 @@ public final class QpInitAttributes {
         return this;
     }
 
+    /**
+     * Whether every send request completes ({@code sq_sig_all}).
+     *
+     * @return false unless set
+     */
     public boolean signalAll() {
         return signalAll;
     }
 
-    /** Whether every send request completes, signaled or not ({@code sq_sig_all}). */
+    /**
+     * Whether every send request completes, signaled or not ({@code sq_sig_all}).
+     * When false, only requests with {@link SendFlag#SIGNALED} produce a completion on success.
+     *
+     * @param on true to signal every request
+     * @return these attributes
+     */
     public QpInitAttributes signalAll(boolean on) {
         this.signalAll = on;
         return this;
     }
 
-    /** The operations the QP accepts (a copy). */
+    /**
+     * The operations the QP accepts (a copy).
+     *
+     * @return a new set; changing it changes nothing here
+     */
     public Set<WrOpcode> operations() {
         return EnumSet.copyOf(operations);
     }
 
-    /** Whether the QP accepts an operation. */
+    /**
+     * Whether the QP accepts an operation.
+     * A post of any other operation fails with {@code EINVAL}.
+     *
+     * @param op the operation
+     * @return true if it is among {@link #operations()}
+     */
     public boolean allows(WrOpcode op) {
         return operations.contains(op);
     }
 
-    /** Adds operations, e.g. {@link WrOpcode#FLUSH}, {@link WrOpcode#ATOMIC_WRITE} or {@link WrOpcode#REG_MR}. */
+    /**
+     * Adds operations, e.g. {@link WrOpcode#FLUSH}, {@link WrOpcode#ATOMIC_WRITE} or {@link WrOpcode#REG_MR}.
+     *
+     * @param ops operations to add; a device that lacks one fails the creation, as libibverbs'
+     *        {@code ibv_create_qp_ex} does
+     * @return these attributes
+     */
     public QpInitAttributes allow(WrOpcode... ops) {
         for (WrOpcode op : ops) {
             operations.add(op);
@@ -133,7 +244,11 @@ public final class QpInitAttributes {
         return this;
     }
 
-    /** The {@code send_ops_flags} mask of the accepted operations (REG_MR has no bit). */
+    /**
+     * The {@code send_ops_flags} mask of the accepted operations (REG_MR has no bit).
+     *
+     * @return an OR of {@code IBV_QP_EX_WITH_*} bits, as {@code ibv_qp_init_attr_ex.send_ops_flags} takes
+     */
     public long sendOpsFlags() {
         long mask = 0;
         for (WrOpcode op : operations) {

@@ -15,12 +15,22 @@ public enum QpType {
         this.value = value;
     }
 
-    /** The {@code IBV_QPT_*} number. */
+    /**
+     * The {@code IBV_QPT_*} number.
+     *
+     * @return the number {@code ibv_qp_init_attr.qp_type} holds
+     */
     public int value() {
         return value;
     }
 
-    /** The type with the given {@code IBV_QPT_*} number. */
+    /**
+     * The type with the given {@code IBV_QPT_*} number.
+     *
+     * @param value an {@code ibv_qp_type} number
+     * @return the type
+     * @throws IllegalArgumentException for a type this API does not support
+     */
     public static QpType of(int value) {
         for (QpType t : values()) {
             if (t.value == value) {

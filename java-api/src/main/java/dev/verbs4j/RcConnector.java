@@ -15,7 +15,9 @@ import java.time.Duration;
 /**
  * Connects two RC queue pairs over a TCP side channel, as {@code ibv_rc_pingpong} and
  * perftest do: each side sends its {@link QpEndpoint}, both move their QP to RTS, and a
- * final handshake makes sure neither sends before the other can receive.
+ * final handshake makes sure neither sends before the other can receive. libibverbs has no
+ * counterpart (the tools write this exchange themselves); librdmacm's connection manager
+ * ({@link dev.verbs4j.cm.CmId}) is the standard way to do the same.
  * <pre>{@code
  * // server                                      // client
  * QpEndpoint peer = RcConnector.accept(qp, 18515, opts);   QpEndpoint peer = RcConnector.connect(qp, server, opts);
@@ -33,6 +35,11 @@ public final class RcConnector {
      *
      * @return what the peer sent
      * @throws UncheckedIOException when the side channel fails
+     * @param qp an RC queue pair in RESET
+     * @param peer the address of the peer's side channel
+     * @param options the values both transitions use
+     * @param timeout the bound on connecting the socket and on each read from it
+     * @throws VerbsException with the errno of a query or {@code ibv_modify_qp} that failed
      */
     public static QpEndpoint connect(QueuePair qp, InetSocketAddress peer, RcOptions options, Duration timeout) {
         try (Socket socket = new Socket()) {
@@ -44,7 +51,17 @@ public final class RcConnector {
         }
     }
 
-    /** Waits on {@code server} for one peer that calls {@link #connect}, and brings {@code qp} to RTS. */
+    /**
+     * Waits on {@code server} for one peer that calls {@link #connect}, and brings {@code qp} to RTS.
+     *
+     * @param qp an RC queue pair in RESET
+     * @param server a bound server socket; it stays open
+     * @param options the values both transitions use
+     * @param timeout the bound on waiting for the peer and on each read from it
+     * @return what the peer sent
+     * @throws UncheckedIOException when the side channel fails or the wait times out
+     * @throws VerbsException with the errno of a query or {@code ibv_modify_qp} that failed
+     */
     public static QpEndpoint accept(QueuePair qp, ServerSocket server, RcOptions options, Duration timeout) {
         try {
             server.setSoTimeout((int) timeout.toMillis());
@@ -73,7 +90,14 @@ public final class RcConnector {
         return remote;
     }
 
-    /** This side's endpoint: QPN, a PSN, the chosen GID and the port's active MTU. */
+    /**
+     * This side's endpoint: QPN, a PSN, the chosen GID and the port's active MTU.
+     *
+     * @param qp the queue pair
+     * @param options the port, GID index, PSN and MTU choices, and the shared region
+     * @return the endpoint to send to the peer
+     * @throws VerbsException with the errno of {@code ibv_query_port} or {@code ibv_query_gid}
+     */
     public static QpEndpoint localEndpoint(QueuePair qp, RcOptions options) {
         DeviceContext ctx = qp.protectionDomain().context();
         PortAttributes port = ctx.queryPort(options.port());
@@ -86,7 +110,15 @@ public final class RcConnector {
                 shared == null ? 0 : shared.length());
     }
 
-    /** The first IPv4-mapped GID of the port, else the first non-zero one (what RoCEv2 tools pick). */
+    /**
+     * The first IPv4-mapped GID of the port, else the first non-zero one (what RoCEv2 tools pick).
+     *
+     * @param ctx the device
+     * @param port the port number
+     * @param tableLength the port's GID table length ({@code ibv_port_attr.gid_tbl_len})
+     * @return the index
+     * @throws VerbsException {@code ENODATA} when every entry is empty
+     */
     public static int chooseGidIndex(DeviceContext ctx, int port, int tableLength) {
         int firstNonZero = -1;
         for (int i = 0; i < tableLength; i++) {
@@ -109,7 +141,18 @@ public final class RcConnector {
         return firstNonZero;
     }
 
-    /** Moves an RC queue pair from RESET to RTS towards {@code remote}. */
+    /**
+     * Moves an RC queue pair from RESET to RTS towards {@code remote}.
+     * It makes the three {@code ibv_modify_qp} calls (INIT, RTR, RTS) that {@code ibv_rc_pingpong}
+     * makes, with the read-like depth capped by the device's {@code max_qp_rd_atom} and
+     * {@code max_qp_init_rd_atom}.
+     *
+     * @param qp an RC queue pair in RESET
+     * @param local this side's endpoint (its PSN becomes the send PSN)
+     * @param remote the peer's endpoint (its QPN, PSN, GID and MTU)
+     * @param options the values the transitions use
+     * @throws VerbsException with the errno of the query or transition that failed
+     */
     public static void bringUp(QueuePair qp, QpEndpoint local, QpEndpoint remote, RcOptions options) {
         DeviceContext ctx = qp.protectionDomain().context();
         int gidIndex = options.gidIndex() >= 0 ? options.gidIndex()

@@ -56,6 +56,10 @@ public final class RegisteredArena implements Arena {
      * @throws VerbsException {@code EINVAL} for an access set registration refuses (remote
      *         write or atomic without {@link Access#LOCAL_WRITE}), or {@link Access#ZERO_BASED}
      *         (every allocation would start at remote address 0)
+     * @param pd the protection domain every allocation is registered in
+     * @param access the rights of every region, copied
+     * @return the new, open arena
+     * @throws NullPointerException if an argument is null
      */
     public static RegisteredArena of(ProtectionDomain pd, Set<Access> access) {
         Objects.requireNonNull(pd, "pd");
@@ -71,12 +75,20 @@ public final class RegisteredArena implements Arena {
         return new RegisteredArena(pd, access);
     }
 
-    /** The domain the arena registers in. */
+    /**
+     * The domain the arena registers in.
+     *
+     * @return the domain given to {@link #of}
+     */
     public ProtectionDomain protectionDomain() {
         return pd;
     }
 
-    /** The rights every region of the arena has. */
+    /**
+     * The rights every region of the arena has.
+     *
+     * @return a new set
+     */
     public Set<Access> access() {
         return EnumSet.copyOf(access);
     }
@@ -87,13 +99,24 @@ public final class RegisteredArena implements Arena {
      * @throws IllegalStateException if the arena is closed
      * @throws VerbsException        when the provider refuses the registration (the bytes stay
      *                               allocated until the arena closes)
+     * @param byteSize bytes to allocate, 1 or more
+     * @param byteAlignment the alignment, a power of two
+     * @return the segment, zeroed, registered for as long as the arena is open
      */
     @Override
     public MemorySegment allocate(long byteSize, long byteAlignment) {
         return allocateRegion(byteSize, byteAlignment).memory();
     }
 
-    /** Allocates and registers {@code byteSize} bytes and returns their region; see {@link #allocate}. */
+    /**
+     * Allocates and registers {@code byteSize} bytes and returns their region; see {@link #allocate}.
+     *
+     * @param byteSize bytes to allocate, 1 or more
+     * @param byteAlignment the alignment, a power of two
+     * @return the region over the new segment
+     * @throws IllegalStateException if the arena is closed
+     * @throws VerbsException when the provider refuses the registration
+     */
     public synchronized MemoryRegion allocateRegion(long byteSize, long byteAlignment) {
         ensureOpen();
         MemorySegment segment = memory.allocate(byteSize, byteAlignment);
@@ -102,7 +125,14 @@ public final class RegisteredArena implements Arena {
         return region;
     }
 
-    /** Allocates and registers {@code byteSize} page-aligned bytes and returns their region. */
+    /**
+     * Allocates and registers {@code byteSize} page-aligned bytes and returns their region.
+     *
+     * @param byteSize bytes to allocate, 1 or more
+     * @return the region over the new segment, aligned to 4096 bytes
+     * @throws IllegalStateException if the arena is closed
+     * @throws VerbsException when the provider refuses the registration
+     */
     public MemoryRegion allocateRegion(long byteSize) {
         return allocateRegion(byteSize, 4096);
     }
@@ -112,6 +142,8 @@ public final class RegisteredArena implements Arena {
      *
      * @throws IllegalArgumentException if no allocation of this arena holds it
      * @throws IllegalStateException    if the arena is closed
+     * @param segment a segment of the arena's memory, e.g. a slice of an allocation
+     * @return the region whose lkey and rkey cover it
      */
     public synchronized MemoryRegion regionOf(MemorySegment segment) {
         ensureOpen();

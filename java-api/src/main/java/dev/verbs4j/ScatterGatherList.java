@@ -11,7 +11,13 @@ public final class ScatterGatherList {
     private final int[] lkeys;
     private int count;
 
-    /** A list with room for {@code capacity} entries. */
+    /**
+     * A list with room for {@code capacity} entries.
+     *
+     * @param capacity the most entries the list holds, at least 1 (a post fails with {@code EINVAL}
+     *        when the entries in use exceed the queue's {@code max_send_sge} or {@code max_recv_sge})
+     * @throws IllegalArgumentException if {@code capacity} is below 1
+     */
     public ScatterGatherList(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1: " + capacity);
@@ -21,7 +27,11 @@ public final class ScatterGatherList {
         lkeys = new int[capacity];
     }
 
-    /** Removes all entries. */
+    /**
+     * Removes all entries.
+     *
+     * @return this list
+     */
     public ScatterGatherList clear() {
         count = 0;
         return this;
@@ -29,8 +39,14 @@ public final class ScatterGatherList {
 
     /**
      * Appends an entry.
+     * The entry is an {@code ibv_sge}: {@code addr}, {@code length}, {@code lkey}.
      *
      * @throws IllegalStateException when the list is full
+     * @param address the first byte's virtual address, inside the region that {@code lkey} names
+     * @param length bytes, 0 or more
+     * @param lkey the local key of the region holding the bytes
+     * @return this list
+     * @throws IllegalArgumentException if {@code length} is negative
      */
     public ScatterGatherList add(long address, int length, int lkey) {
         if (count == addresses.length) {
@@ -46,42 +62,89 @@ public final class ScatterGatherList {
         return this;
     }
 
-    /** Appends {@code length} bytes of a region starting {@code offset} bytes into it. */
+    /**
+     * Appends {@code length} bytes of a region starting {@code offset} bytes into it.
+     *
+     * @param region the registered memory
+     * @param offset bytes from the region's start
+     * @param length bytes, 0 or more
+     * @return this list
+     * @throws IllegalStateException when the list is full
+     * @throws IllegalArgumentException if {@code length} is negative
+     */
     public ScatterGatherList add(MemoryRegion region, long offset, int length) {
         return add(region.localAddress() + offset, length, region.lkey());
     }
 
-    /** Clears the list and adds one entry. */
+    /**
+     * Clears the list and adds one entry.
+     *
+     * @param region the registered memory
+     * @param offset bytes from the region's start
+     * @param length bytes, 0 or more
+     * @return this list
+     * @throws IllegalArgumentException if {@code length} is negative
+     */
     public ScatterGatherList set(MemoryRegion region, long offset, int length) {
         return clear().add(region, offset, length);
     }
 
-    /** The number of entries. */
+    /**
+     * The number of entries.
+     *
+     * @return 0 to {@link #capacity()}; a request's {@code num_sge}
+     */
     public int count() {
         return count;
     }
 
-    /** The entry capacity. */
+    /**
+     * The entry capacity.
+     *
+     * @return the capacity given at construction
+     */
     public int capacity() {
         return addresses.length;
     }
 
-    /** The address of entry {@code i}. */
+    /**
+     * The address of entry {@code i}.
+     *
+     * @param i the entry, below {@link #count()}
+     * @return the virtual address ({@code addr})
+     * @throws IndexOutOfBoundsException if {@code i} is not below {@link #count()}
+     */
     public long address(int i) {
         return addresses[check(i)];
     }
 
-    /** The length of entry {@code i}. */
+    /**
+     * The length of entry {@code i}.
+     *
+     * @param i the entry, below {@link #count()}
+     * @return bytes ({@code length})
+     * @throws IndexOutOfBoundsException if {@code i} is not below {@link #count()}
+     */
     public int length(int i) {
         return lengths[check(i)];
     }
 
-    /** The lkey of entry {@code i}. */
+    /**
+     * The lkey of entry {@code i}.
+     *
+     * @param i the entry, below {@link #count()}
+     * @return the local key ({@code lkey})
+     * @throws IndexOutOfBoundsException if {@code i} is not below {@link #count()}
+     */
     public int lkey(int i) {
         return lkeys[check(i)];
     }
 
-    /** The sum of all entry lengths. */
+    /**
+     * The sum of all entry lengths.
+     *
+     * @return the bytes the list covers
+     */
     public long totalLength() {
         long total = 0;
         for (int i = 0; i < count; i++) {
@@ -90,7 +153,13 @@ public final class ScatterGatherList {
         return total;
     }
 
-    /** Copies another list's entries into this one. */
+    /**
+     * Copies another list's entries into this one.
+     *
+     * @param other the list to copy, unchanged
+     * @return this list
+     * @throws IllegalArgumentException if {@code other} has more entries than this list's capacity
+     */
     public ScatterGatherList copyFrom(ScatterGatherList other) {
         if (other.count > addresses.length) {
             throw new IllegalArgumentException("source has " + other.count + " entries, capacity is " + addresses.length);

@@ -5,19 +5,42 @@ package dev.verbs4j;
  * pairs. Closing it while queue pairs use it fails with {@code EBUSY}.
  */
 public interface SharedReceiveQueue extends AutoCloseable {
-    /** Posts a receive ({@code ibv_post_srq_recv}). @throws VerbsException {@code ENOMEM} when full */
+    /**
+     * Posts a receive ({@code ibv_post_srq_recv}); any queue pair on the queue may consume it.
+     *
+     * @param wr the request; read during the call only
+     * @throws VerbsException {@code ENOMEM} when full
+     */
     void postRecv(ReceiveWorkRequest wr);
 
-    /** The queue size. */
+    /**
+     * The queue's depth in receive requests ({@code ibv_srq_attr.max_wr}).
+     *
+     * @return the depth
+     */
     int maxWr();
 
-    /** Max scatter entries per receive. */
+    /**
+     * The scatter entries per receive ({@code ibv_srq_attr.max_sge}).
+     *
+     * @return the count
+     */
     int maxSge();
 
-    /** The current limit: when fewer receives remain, {@link AsyncEventType#SRQ_LIMIT_REACHED} fires once. */
+    /**
+     * The current limit: when fewer receives remain, {@link AsyncEventType#SRQ_LIMIT_REACHED} fires once.
+     * It is {@code ibv_srq_attr.srq_limit}.
+     *
+     * @return the limit; 0 when not armed
+     */
     int limit();
 
-    /** Arms the limit event ({@code ibv_modify_srq} with {@code IBV_SRQ_LIMIT}). */
+    /**
+     * Arms the limit event ({@code ibv_modify_srq} with {@code IBV_SRQ_LIMIT}).
+     *
+     * @param limit the number of posted receives below which the event fires; 0 disarms
+     * @throws VerbsException {@code EINVAL} for a negative limit or one above the queue's depth
+     */
     void armLimit(int limit);
 
     /**
@@ -30,7 +53,11 @@ public interface SharedReceiveQueue extends AutoCloseable {
      */
     void resize(int maxWr);
 
-    /** Destroys the SRQ. @throws VerbsException {@code EBUSY} while queue pairs use it */
+    /**
+     * Destroys the SRQ ({@code ibv_destroy_srq}).
+     *
+     * @throws VerbsException {@code EBUSY} while queue pairs use it
+     */
     @Override
     void close();
 }

@@ -36,7 +36,11 @@ public final class Verbs {
         }
     }
 
-    /** Every provider on the class path, by name. */
+    /**
+     * Every provider on the class path, by name.
+     *
+     * @return the providers, unmodifiable, sorted by name; loaded once
+     */
     public static List<Provider> providers() {
         return Loaded.PROVIDERS;
     }
@@ -45,6 +49,8 @@ public final class Verbs {
      * The provider with the given name.
      *
      * @throws IllegalArgumentException if no provider has that name
+     * @param name e.g. {@code soft} or {@code ibverbs}
+     * @return the provider
      */
     public static Provider provider(String name) {
         for (Provider p : providers()) {
@@ -62,6 +68,7 @@ public final class Verbs {
      * provider when it has a device here, else {@code soft}, else the first found.
      *
      * @throws IllegalStateException when no provider is on the class path
+     * @return the provider
      */
     public static Provider defaultProvider() {
         String named = System.getProperty(PROVIDER_PROPERTY, System.getenv("VERBS4J_PROVIDER"));

@@ -35,6 +35,7 @@ import java.util.Map;
  * java --enable-native-access=ALL-UNNAMED -cp "$(cat target/conformance-classpath.txt):target/classes" \
  *      dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe1
  * </pre>
+ * Its counterpart in rdma-core is pyverbs' {@code tests/run_tests.py}, the runner of rdma-core's own suite; libibverbs itself has none.
  */
 public final class ConformanceMain {
     private static final String SUITE_PACKAGE = "dev.verbs4j.conformance";
@@ -54,11 +55,22 @@ public final class ConformanceMain {
     private ConformanceMain() {
     }
 
+    /**
+     * Runs the suite and exits with {@link #run}'s status.
+     *
+     * @param args the options {@code --help} lists
+     */
     public static void main(String[] args) {
         System.exit(run(args, System.out));
     }
 
-    /** Runs with {@code args}; returns the exit status. */
+    /**
+     * Runs with {@code args}; returns the exit status.
+     *
+     * @param args the options {@code --help} lists
+     * @param out where the summary and the report paths go
+     * @return 0 when no case failed, 1 when some failed, 2 for a usage error
+     */
     public static int run(String[] args, PrintStream out) {
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {

@@ -31,8 +31,8 @@ import java.util.List;
 /**
  * The demo's operations between the first two soft devices, through the API only: SEND with
  * immediate, RDMA WRITE, FLUSH, RDMA READ, FETCH_AND_ADD, COMPARE_AND_SWAP and ATOMIC WRITE.
- * Prints where the API and the provider came from, one line per operation, and exits 1 when
- * one fails.
+ * Prints where the API and the provider came from, what the ibverbs provider sees when it is
+ * on the module path too, one line per operation, and exits 1 when one fails.
  */
 public final class Demo {
     private static final EnumSet<Access> ACCESS = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
@@ -47,6 +47,14 @@ public final class Demo {
         System.out.println("provider: " + soft.getClass().getModule());
         // The soft provider drives its sockets through the C library only when it may.
         System.out.println("provider native access: " + soft.getClass().getModule().isNativeAccessEnabled());
+        // The ibverbs provider, when it is on the module path too: what libibverbs sees here
+        // (no device on a machine without RDMA), or why its JNI library could not be loaded.
+        for (Provider p : Verbs.providers()) {
+            if (p.name().equals("ibverbs")) {
+                System.out.println("ibverbs provider: " + p.getClass().getModule() + ", " + p.devices().size()
+                        + " device(s)" + p.unavailableReason().map(r -> ": " + r).orElse(""));
+            }
+        }
         List<Device> devices = soft.devices();
         int failures = 0;
         try (Arena arena = Arena.ofShared();

@@ -19,12 +19,20 @@ package dev.verbs4j.cm;
  */
 public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, ConnectionParameters parameters) {
 
-    /** The peer's private data (a copy), empty when there is none. */
+    /**
+     * The peer's private data (a copy), empty when there is none.
+     *
+     * @return a new array
+     */
     public byte[] privateData() {
         return parameters.privateData();
     }
 
-    /** For {@link CmEventType#REJECTED}, why; else {@code null}. */
+    /**
+     * For {@link CmEventType#REJECTED}, why; else {@code null}.
+     *
+     * @return the reason, or null (also for a reason number this API does not name)
+     */
     public RejectReason rejectReason() {
         return type == CmEventType.REJECTED ? RejectReason.of(status) : null;
     }

@@ -15,6 +15,8 @@ public interface CmEventChannel extends AutoCloseable {
      * Creates an id in a port space ({@code rdma_create_id}).
      *
      * @throws dev.verbs4j.VerbsException {@code EPROTONOSUPPORT} for a port space the provider does not offer
+     * @param portSpace {@link PortSpace#TCP} for RC, {@link PortSpace#UDP} for UD
+     * @return the new id, unbound
      */
     CmId createId(PortSpace portSpace);
 
@@ -23,15 +25,21 @@ public interface CmEventChannel extends AutoCloseable {
      * it is returned.
      *
      * @return the event, or empty when {@code timeout} passes first
+     * @param timeout how long to wait; zero polls once
+     * @throws dev.verbs4j.VerbsException with the errno reading the channel gives
      */
     Optional<CmEvent> nextEvent(Duration timeout);
 
     /**
      * Waits for the next event and checks it is of {@code type}.
+     * It has no librdmacm counterpart: it is what librdmacm's synchronous mode does for a call.
      *
      * @throws VerbsException when another event comes ({@code ECONNREFUSED} for a rejection,
      *         {@code ETIMEDOUT} for unreachable, the event's errno for the error events,
      *         {@code ECONNRESET} otherwise) or none comes in time ({@code ETIMEDOUT})
+     * @param type the event expected
+     * @param timeout how long to wait
+     * @return the event
      */
     default CmEvent expect(CmEventType type, Duration timeout) {
         CmEvent event = nextEvent(timeout).orElseThrow(
@@ -48,7 +56,12 @@ public interface CmEventChannel extends AutoCloseable {
         throw new VerbsException(errno, "expected " + type + ", got " + event);
     }
 
-    /** Closes the channel ({@code rdma_destroy_event_channel}); its ids must be closed first. */
+    /**
+     * Closes the channel ({@code rdma_destroy_event_channel}); its ids must be closed first.
+     *
+     * @throws dev.verbs4j.VerbsException {@code EBUSY} while ids created on it are open (librdmacm would
+     *         leave them dangling)
+     */
     @Override
     void close();
 }

@@ -35,12 +35,22 @@ public enum CmEventType {
     /** {@code RDMA_CM_EVENT_TIMEWAIT_EXIT}: the disconnected queue pair has left time-wait and may be reused. */
     TIMEWAIT_EXIT;
 
-    /** The {@code RDMA_CM_EVENT_*} number. */
+    /**
+     * The {@code RDMA_CM_EVENT_*} number.
+     *
+     * @return the number {@code rdma_cm_event.event} holds
+     */
     public int value() {
         return ordinal();
     }
 
-    /** The type with the given number. @throws IllegalArgumentException if there is none */
+    /**
+     * The type with the given {@code RDMA_CM_EVENT_*} number.
+     *
+     * @param value an {@code rdma_cm_event.event} number
+     * @return the type
+     * @throws IllegalArgumentException if there is none
+     */
     public static CmEventType of(int value) {
         if (value < 0 || value >= values().length) {
             throw new IllegalArgumentException("no rdma_cm event type " + value);

@@ -33,77 +33,156 @@ public final class ConnectionParameters {
     public ConnectionParameters() {
     }
 
-    /** The private data (a copy), empty when there is none. */
+    /**
+     * The private data (a copy), empty when there is none.
+     *
+     * @return a new array
+     */
     public byte[] privateData() {
         return privateData.clone();
     }
 
-    /** Length of the private data. */
+    /**
+     * Length of the private data.
+     *
+     * @return bytes, 0 when there is none
+     */
     public int privateDataLength() {
         return privateData.length;
     }
 
-    /** Sets the private data (copied); {@code null} for none. */
+    /**
+     * Sets the private data (copied); {@code null} for none.
+     * It is {@code private_data} and {@code private_data_len}; the call that takes these parameters
+     * checks the length against its message's limit.
+     *
+     * @param data the bytes, or null
+     * @return these parameters
+     */
     public ConnectionParameters privateData(byte[] data) {
         this.privateData = data == null ? NONE : data.clone();
         return this;
     }
 
-    /** RDMA READ and atomic requests this side accepts in flight ({@code responder_resources}). */
+    /**
+     * RDMA READ and atomic requests this side accepts in flight ({@code responder_resources}).
+     *
+     * @return the count, 0-255; 1 unless set
+     */
     public int responderResources() {
         return responderResources;
     }
 
+    /**
+     * Sets the RDMA READ and atomic requests this side accepts in flight ({@code responder_resources}).
+     *
+     * @param value 0-255
+     * @return these parameters
+     * @throws IllegalArgumentException for a value outside 0-255
+     */
     public ConnectionParameters responderResources(int value) {
         this.responderResources = checkByte(value, "responderResources");
         return this;
     }
 
-    /** RDMA READ and atomic requests this side sends in flight ({@code initiator_depth}). */
+    /**
+     * RDMA READ and atomic requests this side sends in flight ({@code initiator_depth}).
+     *
+     * @return the count, 0-255; 1 unless set
+     */
     public int initiatorDepth() {
         return initiatorDepth;
     }
 
+    /**
+     * Sets the RDMA READ and atomic requests this side sends in flight ({@code initiator_depth}).
+     *
+     * @param value 0-255
+     * @return these parameters
+     * @throws IllegalArgumentException for a value outside 0-255
+     */
     public ConnectionParameters initiatorDepth(int value) {
         this.initiatorDepth = checkByte(value, "initiatorDepth");
         return this;
     }
 
-    /** End-to-end flow control ({@code flow_control}). */
+    /**
+     * End-to-end flow control ({@code flow_control}).
+     *
+     * @return true unless cleared
+     */
     public boolean flowControl() {
         return flowControl;
     }
 
+    /**
+     * Sets end-to-end flow control ({@code flow_control}).
+     *
+     * @param value true to ask for it
+     * @return these parameters
+     */
     public ConnectionParameters flowControl(boolean value) {
         this.flowControl = value;
         return this;
     }
 
-    /** Transport retries before a send fails ({@code retry_count}, 0 to 7). */
+    /**
+     * Transport retries before a send fails ({@code retry_count}, 0 to 7).
+     *
+     * @return the count; 7 unless set
+     */
     public int retryCount() {
         return retryCount;
     }
 
+    /**
+     * Sets the transport retries ({@code retry_count}).
+     *
+     * @param value 0-7
+     * @return these parameters
+     * @throws IllegalArgumentException for a value outside 0-7
+     */
     public ConnectionParameters retryCount(int value) {
         this.retryCount = checkRange(value, 7, "retryCount");
         return this;
     }
 
-    /** Receiver-not-ready retries ({@code rnr_retry_count}, 0 to 7; 7 is unlimited). */
+    /**
+     * Receiver-not-ready retries ({@code rnr_retry_count}, 0 to 7; 7 is unlimited).
+     *
+     * @return the count; 7 unless set
+     */
     public int rnrRetryCount() {
         return rnrRetryCount;
     }
 
+    /**
+     * Sets the receiver-not-ready retries ({@code rnr_retry_count}).
+     *
+     * @param value 0-7, 7 retrying for ever
+     * @return these parameters
+     * @throws IllegalArgumentException for a value outside 0-7
+     */
     public ConnectionParameters rnrRetryCount(int value) {
         this.rnrRetryCount = checkRange(value, 7, "rnrRetryCount");
         return this;
     }
 
-    /** Whether the queue pair receives from a shared receive queue ({@code srq}). */
+    /**
+     * Whether the queue pair receives from a shared receive queue ({@code srq}).
+     *
+     * @return false unless set
+     */
     public boolean srq() {
         return srq;
     }
 
+    /**
+     * Sets whether the queue pair receives from a shared receive queue ({@code srq}).
+     *
+     * @param value true for a shared receive queue
+     * @return these parameters
+     */
     public ConnectionParameters srq(boolean value) {
         this.srq = value;
         return this;
@@ -112,17 +191,30 @@ public final class ConnectionParameters {
     /**
      * The queue pair number ({@code qp_num}): in an event, the peer's; when connecting, only
      * used by an id with no queue pair.
+     *
+     * @return the 24-bit number, 0 when none
      */
     public int qpNumber() {
         return qpNumber;
     }
 
+    /**
+     * Sets the queue pair number ({@code qp_num}) an id without a queue pair announces.
+     *
+     * @param value the number; bits above the low 24 are dropped
+     * @return these parameters
+     */
     public ConnectionParameters qpNumber(int value) {
         this.qpNumber = value & 0xffffff;
         return this;
     }
 
-    /** Copies every field of {@code other} into this. */
+    /**
+     * Copies every field of {@code other} into this.
+     *
+     * @param other the parameters to copy, unchanged
+     * @return these parameters
+     */
     public ConnectionParameters set(ConnectionParameters other) {
         this.privateData = other.privateData;
         this.responderResources = other.responderResources;

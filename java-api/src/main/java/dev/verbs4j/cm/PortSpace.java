@@ -25,22 +25,40 @@ public enum PortSpace {
         this.qpType = qpType;
     }
 
-    /** The {@code RDMA_PS_*} number. */
+    /**
+     * The {@code RDMA_PS_*} number.
+     *
+     * @return the number {@code rdma_create_id} takes
+     */
     public int value() {
         return value;
     }
 
-    /** The queue-pair type {@code rdma_create_id} gives an id of this space. */
+    /**
+     * The queue-pair type {@code rdma_create_id} gives an id of this space.
+     *
+     * @return RC or UD
+     */
     public QpType qpType() {
         return qpType;
     }
 
-    /** The IB service id of {@code port} in this space: the space number shifted by 16, plus the port. */
+    /**
+     * The IB service id of {@code port} in this space: the space number shifted by 16, plus the port.
+     *
+     * @param port the TCP or UDP port, 16 bits
+     * @return the service id the CM messages carry
+     */
     public long serviceId(int port) {
         return ((long) value << 16) | (port & 0xffff);
     }
 
-    /** The space a service id belongs to, or {@code null}. */
+    /**
+     * The space a service id belongs to, or {@code null}.
+     *
+     * @param serviceId a service id from a CM message
+     * @return the space, or null when the id is not one of a known space
+     */
     public static PortSpace ofServiceId(long serviceId) {
         if ((serviceId >>> 32) != 0) {
             return null;

@@ -8,7 +8,8 @@ import dev.verbs4j.VerbsException;
  * a resource with live dependents (children such as the regions of a domain, or users
  * such as the queue pairs of a completion queue) refuses to close with {@code EBUSY},
  * as libibverbs does; a second close does nothing; using a closed resource is an
- * {@link IllegalStateException}.
+ * {@link IllegalStateException}. libibverbs has no such type: the reference counts it
+ * mirrors live in the kernel (uverbs' {@code usecnt} on a PD, CQ or SRQ).
  */
 public abstract class Resource implements AutoCloseable {
     private final String kind;
@@ -18,6 +19,8 @@ public abstract class Resource implements AutoCloseable {
     private volatile boolean closing;
 
     /**
+     * A resource that retains each of its dependencies for as long as it is open.
+     *
      * @param kind         what the resource is, for messages ("protection domain")
      * @param dependencies resources this one uses, which cannot close before it
      */
@@ -51,7 +54,11 @@ public abstract class Resource implements AutoCloseable {
         dependents++;
     }
 
-    /** {@link #retain()}, or false (and nothing recorded) when this resource is closed. */
+    /**
+     * {@link #retain()}, or false (and nothing recorded) when this resource is closed.
+     *
+     * @return true if the dependent was recorded
+     */
     public final synchronized boolean tryRetain() {
         if (closed) {
             return false;
@@ -67,7 +74,11 @@ public abstract class Resource implements AutoCloseable {
         }
     }
 
-    /** The number of live dependents. */
+    /**
+     * The number of live dependents.
+     *
+     * @return the count, 0 when the resource may close
+     */
     public final synchronized int dependents() {
         return dependents;
     }
@@ -84,6 +95,11 @@ public abstract class Resource implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@link #close()} has finished; a volatile read.
+     *
+     * @return true once closed
+     */
     public final boolean isClosed() {
         return closed;
     }
@@ -92,6 +108,8 @@ public abstract class Resource implements AutoCloseable {
      * Whether a close has begun (it may still be freeing what the provider holds), or is
      * done: a call that another thread's close overtook reads this to report the closed
      * object rather than the half-destroyed state it saw.
+     *
+     * @return true from the start of a close on
      */
     public final boolean isClosing() {
         return closing || closed;

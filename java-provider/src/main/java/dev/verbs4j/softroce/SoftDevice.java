@@ -25,7 +25,9 @@ import java.util.function.Function;
 /**
  * A soft RoCE device. Its engine (a UDP socket and a thread) runs while at least one
  * context is open. A device made with {@link #manual} runs on a link the caller gives and
- * has no thread: the caller drives {@link #engine()} with its own clock.
+ * has no thread: the caller drives {@link #engine()} with its own clock. Its libibverbs
+ * counterpart is an rxe device ({@code struct ibv_device} of the rxe provider); its engine
+ * plays the part of the kernel's rdma_rxe module.
  */
 public final class SoftDevice implements Device {
     /** System property: seeded faults on every soft device's sends, e.g. {@code loss:0.01,reorder:0.02,seed:7}. */
@@ -54,11 +56,22 @@ public final class SoftDevice implements Device {
         this.threaded = threaded;
     }
 
-    /** A device on {@code link} driven by the caller through {@link #engine()} (tests, simulations). */
+    /**
+     * A device on {@code link} driven by the caller through {@link #engine()} (tests, simulations).
+     *
+     * @param config the device's name, address, ports, MTU and limits
+     * @param link where its packets go and come from
+     * @return the device, not listed by the provider
+     */
     public static SoftDevice manual(SoftDeviceConfig config, Link link) {
         return new SoftDevice(config, c -> link, false);
     }
 
+    /**
+     * How the device is set up.
+     *
+     * @return the configuration it was made with
+     */
     public SoftDeviceConfig config() {
         return config;
     }
@@ -89,7 +102,12 @@ public final class SoftDevice implements Device {
         return new SoftContext(this, start());
     }
 
-    /** The running engine (starting it if needed); for manual devices and diagnostics. */
+    /**
+     * The running engine (starting it if needed); for manual devices and diagnostics.
+     *
+     * @return the engine
+     * @throws IllegalStateException if the device is not open
+     */
     public synchronized DeviceEngine engine() {
         if (engine == null) {
             throw new IllegalStateException("device " + name() + " is not open");
@@ -133,6 +151,7 @@ public final class SoftDevice implements Device {
      *
      * @throws IllegalStateException if the device is not open
      * @throws UncheckedIOException if the file cannot be created
+     * @param file the pcap file to create; its folder is created too
      */
     public synchronized void capture(Path file) {
         if (engine == null) {

@@ -11,7 +11,9 @@ import java.util.List;
 
 /**
  * How a soft device is set up: its name, the IP address and UDP port it binds (its GID is
- * that address), the port peers listen on, its largest MTU and its limits.
+ * that address), the port peers listen on, its largest MTU and its limits. libibverbs has
+ * no counterpart: an rxe device is configured through the kernel ({@code rdma link add
+ * rxe0 type rxe netdev eth0}), not through the verbs.
  *
  * @param name     device name, e.g. {@code soft0}
  * @param address  the IP address the device owns
@@ -26,15 +28,24 @@ public record SoftDeviceConfig(String name, InetAddress address, int port, int p
     /** The default: two devices on loopback addresses, enough for a demo on one machine. */
     public static final String DEFAULT_DEVICES = "soft0=127.0.0.1,soft1=127.0.0.2";
 
-    /** A RoCEv2 device on {@code address}:4791 with MTU 4096. */
+    /**
+     * A RoCEv2 device on {@code address}:4791 with MTU 4096.
+     *
+     * @param name the device name
+     * @param address the IP address it owns
+     * @return the configuration, with the default limits
+     */
     public static SoftDeviceConfig of(String name, InetAddress address) {
         return new SoftDeviceConfig(name, address, UdpFlow.ROCE_V2_PORT, UdpFlow.ROCE_V2_PORT, Mtu.MTU_4096, DeviceLimits.defaults());
     }
 
     /**
      * Parses a device list: {@code name=address[:port]} entries separated by commas.
+     * An entry without a port uses 4791; the port given is both the bound port and the peers'.
      *
      * @throws IllegalArgumentException for a malformed entry
+     * @param list e.g. {@code soft0=127.0.0.1,soft1=127.0.0.2:4791}; blank entries are skipped
+     * @return the configurations, in order
      */
     public static List<SoftDeviceConfig> parse(String list) {
         List<SoftDeviceConfig> configs = new ArrayList<>();
@@ -65,17 +76,33 @@ public record SoftDeviceConfig(String name, InetAddress address, int port, int p
         return configs;
     }
 
-    /** The configured devices: the property, else {@link #DEFAULT_DEVICES}. */
+    /**
+     * The configured devices: the property, else {@link #DEFAULT_DEVICES}.
+     *
+     * @return the configurations
+     * @throws IllegalArgumentException for a malformed property
+     */
     public static List<SoftDeviceConfig> fromSystemProperties() {
         return parse(System.getProperty(DEVICES_PROPERTY, DEFAULT_DEVICES));
     }
 
-    /** A copy with another MTU. */
+    /**
+     * A copy with another MTU.
+     *
+     * @param newMtu the port's largest MTU
+     * @return the copy
+     */
     public SoftDeviceConfig withMtu(Mtu newMtu) {
         return new SoftDeviceConfig(name, address, port, peerPort, newMtu, limits);
     }
 
-    /** A copy with other ports. */
+    /**
+     * A copy with other ports.
+     *
+     * @param newPort the UDP port the device binds
+     * @param newPeerPort the UDP port its packets go to
+     * @return the copy
+     */
     public SoftDeviceConfig withPorts(int newPort, int newPeerPort) {
         return new SoftDeviceConfig(name, address, newPort, newPeerPort, mtu, limits);
     }

@@ -9,13 +9,23 @@ import dev.verbs4j.softroce.memory.OdpState;
  * What the soft provider offers beyond the verbs for On-Demand Paging regions: taking a
  * range away, as the kernel's MMU notifier does when pages are reclaimed or unmapped
  * (traffic touching it afterwards faults again and sees the current contents), and the
- * region's counters.
+ * region's counters. They have no libibverbs counterpart: there the kernel invalidates
+ * on its own, and a user can only advise ({@code ibv_advise_mr}).
  */
 public final class SoftOdp {
     private SoftOdp() {
     }
 
-    /** The counters of an On-Demand Paging region. */
+    /**
+     * The counters of an On-Demand Paging region.
+     * They have no libibverbs counterpart: rdma-core reads such numbers only from a provider's own
+     * debug counters.
+     *
+     * @param faults page faults the device took on the region's memory
+     * @param presentPages pages currently mapped for the device
+     * @param invalidations ranges taken away by {@link #invalidate}
+     * @param prefetchedPages pages brought in by {@code ibv_advise_mr} prefetches
+     */
     public record Statistics(long faults, long presentPages, long invalidations, long prefetchedPages) {
     }
 
@@ -24,6 +34,9 @@ public final class SoftOdp {
      * respect to the traffic the device is processing.
      *
      * @throws VerbsException {@code EINVAL} for a region that is not on-demand or of another provider
+     * @param region an on-demand region of the soft provider
+     * @param offset bytes from the region's start
+     * @param length bytes to take away
      */
     public static void invalidate(MemoryRegion region, long offset, long length) {
         SoftMr mr = odpRegion(region);
@@ -36,7 +49,13 @@ public final class SoftOdp {
         }
     }
 
-    /** The region's fault, presence, invalidation and prefetch counters. */
+    /**
+     * The region's fault, presence, invalidation and prefetch counters.
+     *
+     * @param region an on-demand region of the soft provider
+     * @return a snapshot of the counters
+     * @throws VerbsException {@code EINVAL} for a region that is not on-demand or of another provider
+     */
     public static Statistics statistics(MemoryRegion region) {
         SoftMr mr = odpRegion(region);
         var engine = mr.engine();

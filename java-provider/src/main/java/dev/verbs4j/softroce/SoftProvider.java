@@ -13,7 +13,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * The {@code soft} provider: RoCEv2 devices implemented in Java over UDP, wire-compatible
  * with the kernel's rxe. Devices come from the {@value SoftDeviceConfig#DEVICES_PROPERTY}
  * property (default: {@code soft0} on 127.0.0.1 and {@code soft1} on 127.0.0.2) and from
- * {@link #addDevice}. A device binds its UDP socket when first opened.
+ * {@link #addDevice}. A device binds its UDP socket when first opened. Its libibverbs
+ * counterpart is the rxe provider library ({@code librxe-rdmav*.so}) with the kernel's
+ * rdma_rxe module behind it.
  */
 public final class SoftProvider implements VerbsProvider {
     /** The provider name. */
@@ -53,7 +55,12 @@ public final class SoftProvider implements VerbsProvider {
     public void enableForkProtection() {
     }
 
-    /** Adds a device (for example on a network namespace's address) to every soft provider instance. */
+    /**
+     * Adds a device (for example on a network namespace's address) to every soft provider instance.
+     *
+     * @param config the device's configuration
+     * @return the device; its socket is bound when it is first opened
+     */
     public static SoftDevice addDevice(SoftDeviceConfig config) {
         SoftDevice device = new SoftDevice(config);
         ADDED.add(device);

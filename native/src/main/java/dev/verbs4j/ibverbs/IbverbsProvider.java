@@ -25,6 +25,10 @@ public final class IbverbsProvider implements VerbsProvider {
 
     private final Supplier<DeviceList> discovery;
 
+    /**
+     * The provider {@link java.util.ServiceLoader} makes. Nothing native is loaded until devices are
+     * first listed.
+     */
     public IbverbsProvider() {
         // A lambda, not a method reference: NativeDiscovery (and with it the binding and
         // JavaCPP) is resolved only when the lambda runs, inside discover()'s try.

@@ -12,6 +12,7 @@ import java.util.List;
  * A device of a peer agent process, as the fixture sees it: opening it starts a session
  * with the agent (first starting the agent, in {@value #SPAWN} mode) and opens the device
  * there. The run's memory is then the session's shared memory.
+ * It has no libibverbs counterpart: it stands for a {@code struct ibv_device} in another process, reached through the agent's protocol.
  */
 public final class AgentDevice implements PeerProcessDevice {
     /** {@code --peer-agent spawn}: the test process starts the agent itself, on loopback. */
@@ -26,6 +27,8 @@ public final class AgentDevice implements PeerProcessDevice {
     private AgentClient client;
 
     /**
+     * A device served by an agent process, reached when it is first opened.
+     *
      * @param agent      {@code host:port} of a running agent, or {@value #SPAWN}
      * @param provider   the provider in the agent
      * @param name       the device in the agent
@@ -42,7 +45,11 @@ public final class AgentDevice implements PeerProcessDevice {
         this.log = log;
     }
 
-    /** The folder shared memory uses by default: {@code /dev/shm} where it exists, else the temporary folder. */
+    /**
+     * The folder shared memory uses by default: {@code /dev/shm} where it exists, else the temporary folder.
+     *
+     * @return the folder
+     */
     public static Path defaultFolder() {
         Path shm = Path.of("/dev/shm");
         return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));

@@ -15,6 +15,7 @@ import java.net.ServerSocket;
  * The test process then runs {@code ConformanceMain ... --peer-provider soft --peer-device soft0
  * --peer-agent 10.9.0.2:18600}. Both must see the same tmpfs folder for the shared memory
  * (the same machine or virtual machine; see {@link SharedMemory}).
+ * It has no libibverbs counterpart: it is the remote half of a run, as the server side of {@code ibv_rc_pingpong} is of that program.
  */
 public final class AgentMain {
     /** The agent ends when the process that started it ends. */
@@ -23,6 +24,13 @@ public final class AgentMain {
     private AgentMain() {
     }
 
+    /**
+     * Runs an agent: {@code --listen ADDRESS:PORT [--exit-with-parent]}; exits 2 for a usage error.
+     *
+     * @param args the options
+     * @throws IOException when the address cannot be bound
+     * @throws InterruptedException when the serving thread is interrupted
+     */
     public static void main(String[] args) throws IOException, InterruptedException {
         boolean withParent = args.length == 3 && args[2].equals(EXIT_WITH_PARENT);
         if ((args.length != 2 && !withParent) || !args[0].equals("--listen")) {
@@ -36,7 +44,14 @@ public final class AgentMain {
         System.exit(run(parseAddress(args[1])));
     }
 
-    /** Listens on {@code address}, says where on standard output, serves one session; returns the exit status. */
+    /**
+     * Listens on {@code address}, says where on standard output, serves one session; returns the exit status.
+     *
+     * @param address where to listen; port 0 picks a free one
+     * @return 0 once the session ended
+     * @throws IOException when the address cannot be bound
+     * @throws InterruptedException when the serving thread is interrupted
+     */
     public static int run(InetSocketAddress address) throws IOException, InterruptedException {
         try (ServerSocket listener = new ServerSocket()) {
             listener.setReuseAddress(true);
@@ -48,7 +63,13 @@ public final class AgentMain {
         return 0;
     }
 
-    /** {@code host:port} (an IPv6 host in brackets). */
+    /**
+     * {@code host:port} (an IPv6 host in brackets).
+     *
+     * @param text e.g. {@code 10.9.0.2:18600} or {@code [fe80::1]:18600}
+     * @return the address, its host resolved
+     * @throws IllegalArgumentException when the text has no port or the host cannot be resolved
+     */
     public static InetSocketAddress parseAddress(String text) {
         int colon = text.lastIndexOf(':');
         if (colon <= 0) {

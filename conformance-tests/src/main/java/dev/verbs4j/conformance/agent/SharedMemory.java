@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * fast-register page list) means the same bytes in both processes. Persistent memory is a
  * file mapped with {@code FileChannel.map} on each side instead, at addresses of its own.
  * Closing ends the session with the agent.
+ * It has no libibverbs counterpart: it is how two processes of a run see the same bytes, which libibverbs leaves to the application.
  */
 public final class SharedMemory implements MemorySource {
     /** The reserved range: large enough for any case's memory, only address space until used. */

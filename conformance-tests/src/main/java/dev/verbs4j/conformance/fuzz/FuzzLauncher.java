@@ -22,10 +22,23 @@ import java.util.stream.Stream;
  * FuzzLauncher --work-dir DIR [--time-limit-s N] [--jvm-option OPTION]... [FuzzMain options]
  * </pre>
  * Exits 0 when the run passed, else 1, printing each problem.
+ * It has no libibverbs counterpart: rdma-core ships no fuzzer of its API.
  */
 public final class FuzzLauncher {
-    /** The outcome of one child run. @param problems empty when it passed */
+    /**
+     * The outcome of one child run.
+     * It has no libibverbs counterpart: it is the fuzzer's verdict.
+     *
+     * @param problems what went wrong (a crash, a hang, leaked descriptors or memory); empty when it passed
+     * @param seconds how long the child ran
+     * @param log the child's output
+     */
     public record Result(List<String> problems, double seconds, Path log) {
+        /**
+         * Whether the child run passed.
+         *
+         * @return true when there is no problem
+         */
         public boolean passed() {
             return problems.isEmpty();
         }
@@ -34,6 +47,12 @@ public final class FuzzLauncher {
     private FuzzLauncher() {
     }
 
+    /**
+     * Launches one child run and exits 0 when it passed, else 1.
+     *
+     * @param args the options above
+     * @throws Exception when the child cannot be started or awaited
+     */
     public static void main(String[] args) throws Exception {
         Path workDir = null;
         Duration limit = Duration.ofMinutes(4);
@@ -69,6 +88,12 @@ public final class FuzzLauncher {
      *
      * @param classpath the child's class path (this module's classes and dependencies)
      * @param limit     how long the child may run before it counts as hung and is killed
+     * @param options the child's fuzzing options
+     * @param workDir the folder the child runs in, created if needed
+     * @param jvmOptions extra options for the child's JVM
+     * @return what the child did
+     * @throws IOException when the folder or the log cannot be written
+     * @throws InterruptedException when waiting for the child is interrupted
      */
     public static Result launch(FuzzOptions options, Path workDir, List<String> jvmOptions, String classpath,
                                 Duration limit) throws IOException, InterruptedException {

@@ -23,11 +23,18 @@ import java.util.Set;
  * <pre>
  * FuzzMain --provider NAME [--device NAME] [--calls N] [--seed N] [--warmup N]
  * </pre>
+ * It has no libibverbs counterpart: rdma-core ships no fuzzer of its API.
  */
 public final class FuzzMain {
     private FuzzMain() {
     }
 
+    /**
+     * Runs the fuzzer in this JVM and exits as the class comment says.
+     *
+     * @param args the options above
+     * @throws Exception when the run cannot start
+     */
     public static void main(String[] args) throws Exception {
         FuzzOptions options = FuzzOptions.parse(args);
         System.out.println("fuzz: provider " + options.provider() + ", seed " + options.seed() + ", " + options.calls()

@@ -5,6 +5,7 @@ import java.util.List;
 
 /**
  * The options of a fuzzing run, and the arguments that give them to {@link FuzzMain}.
+ * It has no libibverbs counterpart: these are the fuzzer's options.
  *
  * @param provider the provider's name
  * @param device   the device's name, or null for the provider's first

@@ -4,6 +4,7 @@ package dev.verbs4j.conformance.report;
  * How the columns that ran a case compare: the same outcome everywhere, differences that are
  * all listed {@link Findings}, or a failure nothing explains. A skip did not run the case and
  * does not count.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public enum Agreement {
     /** Every column that ran the case passed. */
@@ -19,7 +20,11 @@ public enum Agreement {
         this.word = word;
     }
 
-    /** The word the matrix shows. */
+    /**
+     * The word the matrix shows.
+     *
+     * @return {@code agree}, {@code explained} or {@code DISAGREE}
+     */
     public String word() {
         return word;
     }

@@ -27,6 +27,7 @@ import java.util.function.Function;
  * ({@link ReportFiles}), then prints a summary. Registered through
  * {@code META-INF/services}, so Surefire, IDEs and {@code ConformanceMain} all produce
  * the same report; test plans without conformance cases leave no report.
+ * It has no libibverbs counterpart: it is the suite's JUnit listener.
  */
 public final class ConformanceReportListener implements TestExecutionListener {
     private static final String SUITE_PACKAGE = "dev.verbs4j.conformance.";

@@ -32,13 +32,17 @@ import java.util.Map;
  * A failing case listed for its run is a finding, not a failure; the JSON report keeps the raw
  * outcome. A finding named for one side never excuses the case in a run where the device is
  * only on the other. scripts/vm-evaluate.py reads the same files with the same rule.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class Findings {
     /** The lists shipped with the suite, by file name without {@code .tsv}. */
     private static final List<String> LISTS = List.of("ibverbs-rxe");
     private static final String RESOURCE_DIR = "/dev/verbs4j/conformance/findings/";
 
-    /** Which side of a run must be the listed device for a finding to apply. */
+    /**
+     * Which side of a run must be the listed device for a finding to apply.
+     * It has no libibverbs counterpart: it belongs to the suite's findings lists.
+     */
     public enum Side {
         /** Both sides: a two-column line. */
         BOTH,
@@ -85,12 +89,20 @@ public final class Findings {
         this.lists = lists;
     }
 
-    /** No case is a finding. */
+    /**
+     * No case is a finding.
+     *
+     * @return the empty findings
+     */
     public static Findings none() {
         return new Findings(List.of());
     }
 
-    /** The lists shipped with the suite. */
+    /**
+     * The lists shipped with the suite.
+     *
+     * @return the findings read from the suite's resources
+     */
     public static Findings bundled() {
         Map<String, String> texts = new HashMap<>();
         for (String name : LISTS) {
@@ -110,6 +122,8 @@ public final class Findings {
      * The given lists, by name ({@code <provider>-<device prefix>}), each as the text of a TSV file.
      *
      * @throws IllegalArgumentException when a line names an unknown side or kernel range, or has too many columns
+     * @param listTexts list name to TSV text
+     * @return the findings
      */
     public static Findings of(Map<String, String> listTexts) {
         List<DeviceList> lists = new ArrayList<>();
@@ -146,6 +160,10 @@ public final class Findings {
     /**
      * What the device does instead, if {@code c} failed in {@code run} and is listed for a side
      * of the run that the list's device is on; else null.
+     *
+     * @param run the run
+     * @param c one of its cases
+     * @return the listed reason, or null
      */
     public String reason(RunReport run, CaseResult c) {
         if (c.outcome() != Outcome.FAIL) {
@@ -163,7 +181,12 @@ public final class Findings {
         return null;
     }
 
-    /** How many of the run's failures are listed findings. */
+    /**
+     * How many of the run's failures are listed findings.
+     *
+     * @param run the run
+     * @return the count
+     */
     public long count(RunReport run) {
         return run.cases().stream().filter(c -> reason(run, c) != null).count();
     }

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  * whose outcome differs between kernels, and each listed finding with the kernels it appears on
  * (first and last). Written beside the matrix as {@code conformance-kernels.md} and {@code .html}.
  * Where two runs share a kernel, the one whose label sorts first is shown.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class KernelView {
     static final String KERNEL_PROVIDER = "ibverbs";
@@ -24,7 +25,12 @@ public final class KernelView {
     private final List<RunReport> runs;
     private final Findings findings;
 
-    /** The view of those {@code runs} that have the kernel on both sides and recorded their kernel. */
+    /**
+     * The view of those {@code runs} that have the kernel on both sides and recorded their kernel.
+     *
+     * @param runs every run of the report folder
+     * @param findings the listed findings
+     */
     public KernelView(List<RunReport> runs, Findings findings) {
         this.findings = findings;
         Map<String, RunReport> byKernel = new LinkedHashMap<>();
@@ -35,7 +41,11 @@ public final class KernelView {
         this.runs = byKernel.values().stream().sorted(KernelView::byRelease).toList();
     }
 
-    /** How many kernels the view shows. */
+    /**
+     * How many kernels the view shows.
+     *
+     * @return the number of columns
+     */
     public int kernels() {
         return runs.size();
     }
@@ -219,7 +229,11 @@ public final class KernelView {
         return colon < 0 ? reason : reason.substring(0, colon);
     }
 
-    /** The view as a Markdown document. */
+    /**
+     * The view as a Markdown document.
+     *
+     * @return the document
+     */
     public String markdown() {
         StringBuilder sb = new StringBuilder(8192).append("# verbs4j conformance by kernel\n\n");
         if (runs.isEmpty()) {
@@ -234,7 +248,11 @@ public final class KernelView {
         return sb.toString();
     }
 
-    /** The view as a stand-alone HTML page. */
+    /**
+     * The view as a stand-alone HTML page.
+     *
+     * @return the page
+     */
     public String html() {
         StringBuilder sb = new StringBuilder(16384);
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>verbs4j conformance by kernel</title>\n")

@@ -14,6 +14,7 @@ import java.util.TreeMap;
  * {@link Findings} for its run shows as a finding, with what the device does instead. Each
  * row also says whether the columns that ran the case agree ({@link CaseAgreements}), and a
  * summary line counts them.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class MatrixWriter {
     private static final List<String> FAMILY_ORDER = List.of("base", "errors", "misuse", "cm", "flush", "atomicwrite", "memwindow", "odp");
@@ -24,12 +25,21 @@ public final class MatrixWriter {
     private final Findings findings;
     private final CaseAgreements agreements;
 
-    /** A matrix of {@code runs}, columns in label order, with no case counted as a finding. */
+    /**
+     * A matrix of {@code runs}, columns in label order, with no case counted as a finding.
+     *
+     * @param runs the columns
+     */
     public MatrixWriter(List<RunReport> runs) {
         this(runs, Findings.none());
     }
 
-    /** A matrix of {@code runs}, columns in label order; failures listed in {@code findings} show as findings. */
+    /**
+     * A matrix of {@code runs}, columns in label order; failures listed in {@code findings} show as findings.
+     *
+     * @param runs the columns
+     * @param findings the listed findings
+     */
     public MatrixWriter(List<RunReport> runs, Findings findings) {
         this.findings = findings;
         this.runs = runs.stream().sorted(Comparator.comparing(RunReport::label)).toList();
@@ -43,7 +53,11 @@ public final class MatrixWriter {
         this.agreements = new CaseAgreements(this.runs, findings);
     }
 
-    /** Whether the columns that ran each case agree. */
+    /**
+     * Whether the columns that ran each case agree.
+     *
+     * @return the agreements of the matrix's cases
+     */
     public CaseAgreements agreements() {
         return agreements;
     }
@@ -66,7 +80,11 @@ public final class MatrixWriter {
         return m;
     }
 
-    /** The matrix as a Markdown document. */
+    /**
+     * The matrix as a Markdown document.
+     *
+     * @return the document
+     */
     public String markdown() {
         StringBuilder sb = new StringBuilder(8192);
         sb.append("# verbs4j conformance matrix\n\n");
@@ -136,7 +154,11 @@ public final class MatrixWriter {
         };
     }
 
-    /** The matrix as a stand-alone HTML page; hover a cell for the full detail. */
+    /**
+     * The matrix as a stand-alone HTML page; hover a cell for the full detail.
+     *
+     * @return the page
+     */
     public String html() {
         StringBuilder sb = new StringBuilder(16384);
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>verbs4j conformance matrix</title>\n")

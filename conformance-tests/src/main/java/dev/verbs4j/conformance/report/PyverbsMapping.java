@@ -27,12 +27,25 @@ public final class PyverbsMapping {
     private static final String RESOURCE = "/dev/verbs4j/conformance/pyverbs/mapping.tsv";
     private static final String REASON = "reason:";
 
-    /** One pyverbs test: the suite's cases that cover it, or why none does. */
+    /**
+     * One pyverbs test: the suite's cases that cover it, or why none does.
+     * It has no libibverbs counterpart: it is part of the suite's report.
+     *
+     * @param testId the pyverbs test, {@code tests.module.Class.test_method}
+     * @param caseIds the suite's cases that cover it, empty when a reason is given
+     * @param reason why no case covers it, or null
+     */
     public record Line(String testId, List<String> caseIds, String reason) {
+        /** A line holding a copy of the case ids. */
         public Line {
             caseIds = List.copyOf(caseIds);
         }
 
+        /**
+         * Whether the line gives a reason instead of cases.
+         *
+         * @return true for a {@code reason:} line
+         */
         public boolean hasReason() {
             return caseIds.isEmpty();
         }
@@ -44,7 +57,11 @@ public final class PyverbsMapping {
         this.byTest = byTest;
     }
 
-    /** The mapping shipped with the suite. */
+    /**
+     * The mapping shipped with the suite.
+     *
+     * @return the mapping read from the suite's resources
+     */
     public static PyverbsMapping bundled() {
         try (InputStream in = PyverbsMapping.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
@@ -61,6 +78,8 @@ public final class PyverbsMapping {
      *
      * @throws IllegalArgumentException for a line without two columns, an empty reason or case
      *                                  list, or a test listed twice
+     * @param text the file's text
+     * @return the mapping
      */
     public static PyverbsMapping parse(String text) {
         Map<String, Line> byTest = new LinkedHashMap<>();
@@ -91,12 +110,21 @@ public final class PyverbsMapping {
         return new PyverbsMapping(byTest);
     }
 
-    /** The line for a pyverbs test, if there is one. */
+    /**
+     * The line for a pyverbs test, if there is one.
+     *
+     * @param testId the pyverbs test
+     * @return its line
+     */
     public Optional<Line> of(String testId) {
         return Optional.ofNullable(byTest.get(testId));
     }
 
-    /** Every line, in file order. */
+    /**
+     * Every line, in file order.
+     *
+     * @return the lines, unmodifiable
+     */
     public List<Line> lines() {
         return new ArrayList<>(byTest.values());
     }

@@ -17,7 +17,9 @@ import java.util.TreeSet;
  * skip, fail or finding (a failure the findings list for that column).
  */
 public final class PyverbsPage {
+    /** The Markdown page's file name in the report folder. */
     public static final String MARKDOWN = "pyverbs-reference.md";
+    /** The HTML page's file name in the report folder. */
     public static final String HTML = "pyverbs-reference.html";
 
     private final PyverbsReference reference;
@@ -26,7 +28,14 @@ public final class PyverbsPage {
     private final Findings findings;
     private final Map<String, Map<String, CaseResult>> byCase = new HashMap<>();
 
-    /** The page for {@code runs}; a failure listed in {@code findings} for its run shows as a finding, as in the matrix. */
+    /**
+     * The page for {@code runs}; a failure listed in {@code findings} for its run shows as a finding, as in the matrix.
+     *
+     * @param reference what pyverbs reported on the kernel device
+     * @param mapping which cases cover which pyverbs test
+     * @param runs the matrix's columns
+     * @param findings the listed findings
+     */
     public PyverbsPage(PyverbsReference reference, PyverbsMapping mapping, List<RunReport> runs, Findings findings) {
         this.reference = reference;
         this.mapping = mapping;
@@ -39,7 +48,11 @@ public final class PyverbsPage {
         }
     }
 
-    /** The tests that ran with no mapping line, and the lines that name a case no run has. */
+    /**
+     * The tests that ran with no mapping line, and the lines that name a case no run has.
+     *
+     * @return one message per problem, empty when there is none
+     */
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
         for (PyverbsReference.Test t : reference.ran()) {
@@ -57,7 +70,11 @@ public final class PyverbsPage {
         return problems;
     }
 
-    /** One line: how many tests ran, and how many are mapped, reasoned and unmapped. */
+    /**
+     * One line: how many tests ran, and how many are mapped, reasoned and unmapped.
+     *
+     * @return the line
+     */
     public String summaryLine() {
         List<PyverbsReference.Test> ran = reference.ran();
         long mapped = ran.stream().filter(t -> mapping.of(t.id()).map(l -> !l.hasReason()).orElse(false)).count();
@@ -101,7 +118,11 @@ public final class PyverbsPage {
         return t.detail().isEmpty() ? t.outcome() : t.outcome() + ": " + t.detail();
     }
 
-    /** The page as Markdown. */
+    /**
+     * The page as Markdown.
+     *
+     * @return the document
+     */
     public String markdown() {
         StringBuilder sb = new StringBuilder(16384);
         sb.append("# rdma-core's pyverbs tests on ").append(md(reference.device())).append(" and the suite's cases\n\n");
@@ -122,7 +143,11 @@ public final class PyverbsPage {
         return sb.toString();
     }
 
-    /** The page as stand-alone HTML. */
+    /**
+     * The page as stand-alone HTML.
+     *
+     * @return the page
+     */
     public String html() {
         StringBuilder sb = new StringBuilder(32768);
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pyverbs reference</title>\n")

@@ -17,18 +17,28 @@ import java.util.Optional;
  * and, where the micro-VM left rdma-core's pyverbs results ({@value PyverbsReference#FILE}),
  * the {@linkplain PyverbsPage pyverbs reference page}. The folder is
  * {@value #DIR_PROPERTY} (default {@code target/conformance}).
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class ReportFiles {
+    /** The system property naming the report folder. */
     public static final String DIR_PROPERTY = "verbs4j.conformance.reportDir";
+    /** The matrix's Markdown file name. */
     public static final String MATRIX_MARKDOWN = "conformance-matrix.md";
+    /** The matrix's HTML file name. */
     public static final String MATRIX_HTML = "conformance-matrix.html";
+    /** The kernel view's Markdown file name. */
     public static final String KERNELS_MARKDOWN = "conformance-kernels.md";
+    /** The kernel view's HTML file name. */
     public static final String KERNELS_HTML = "conformance-kernels.html";
 
     private ReportFiles() {
     }
 
-    /** The folder the system properties name. */
+    /**
+     * The folder the system properties name.
+     *
+     * @return the folder, not necessarily existing yet
+     */
     public static Path directory() {
         String dir = System.getProperty(DIR_PROPERTY);
         return Path.of(dir == null || dir.isBlank() ? "target/conformance" : dir);
@@ -38,6 +48,10 @@ public final class ReportFiles {
      * Writes the run's JSON, then the matrix of every run in {@code dir}.
      *
      * @return the files written; problems reading other runs are added to {@code warnings}
+     * @param dir the report folder, created if needed
+     * @param run the run
+     * @param warnings where problems with other runs' files are added
+     * @throws IOException when a file cannot be written
      */
     public static List<Path> write(Path dir, RunReport run, List<String> warnings) throws IOException {
         List<Path> written = new ArrayList<>();
@@ -49,11 +63,24 @@ public final class ReportFiles {
     /**
      * What a merge wrote, how the columns it merged agree, and the pyverbs reference page's
      * summary line and problems (empty when the folder has no {@value PyverbsReference#FILE}).
+     * It has no libibverbs counterpart: it is part of the suite's report.
+     *
+     * @param files the files written
+     * @param agreements how the merged columns agree
+     * @param pyverbsSummary the pyverbs page's summary line, if the page was written
+     * @param pyverbsProblems the pyverbs page's problems
      */
     public record Merged(List<Path> files, CaseAgreements agreements, Optional<String> pyverbsSummary, List<String> pyverbsProblems) {
     }
 
-    /** Re-reads every run in {@code dir} and rewrites the matrix only (for merging runs copied in from elsewhere). */
+    /**
+     * Re-reads every run in {@code dir} and rewrites the matrix only (for merging runs copied in from elsewhere).
+     *
+     * @param dir the report folder
+     * @param warnings where problems with the runs' files are added
+     * @return what was written and how the columns agree
+     * @throws IOException when a file cannot be read or written
+     */
     public static Merged rewriteMatrix(Path dir, List<String> warnings) throws IOException {
         List<RunReport> runs = ReportJson.readAll(dir, warnings);
         Findings findings = Findings.bundled();

@@ -38,14 +38,21 @@ import java.util.Map;
  * }
  * </pre>
  * Readers ignore fields they do not know, so later versions may add fields.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class ReportJson {
+    /** The value of a report's {@code format} field. */
     public static final String FORMAT = "verbs4j-conformance-report/1";
 
     private ReportJson() {
     }
 
-    /** The report as a JSON document. */
+    /**
+     * The report as a JSON document.
+     *
+     * @param r the report
+     * @return the JSON text
+     */
     public static String write(RunReport r) {
         StringBuilder sb = new StringBuilder(4096);
         sb.append("{\n");
@@ -94,6 +101,8 @@ public final class ReportJson {
      * Reads a report.
      *
      * @throws IllegalArgumentException when the text is not a report of this format
+     * @param text the JSON text
+     * @return the report
      */
     public static RunReport read(String text) {
         if (!(Json.parse(text) instanceof Map<?, ?> root)) {
@@ -137,7 +146,14 @@ public final class ReportJson {
         return map.get(key) instanceof Double d ? d.longValue() : 0;
     }
 
-    /** Writes {@code <dir>/<label>.json}. */
+    /**
+     * Writes {@code <dir>/<label>.json}.
+     *
+     * @param dir the report folder, created if needed
+     * @param report the report
+     * @return the file written
+     * @throws IOException when it cannot be written
+     */
     public static Path writeFile(Path dir, RunReport report) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(fileName(report.label()));
@@ -145,7 +161,14 @@ public final class ReportJson {
         return file;
     }
 
-    /** Every report in {@code dir}; files that are not reports are skipped with a warning on {@code warnings}. */
+    /**
+     * Every report in {@code dir}; files that are not reports are skipped with a warning on {@code warnings}.
+     *
+     * @param dir the report folder
+     * @param warnings where skipped files are reported
+     * @return the reports, in file name order
+     * @throws IOException when the folder cannot be listed
+     */
     public static List<RunReport> readAll(Path dir, List<String> warnings) throws IOException {
         List<RunReport> reports = new ArrayList<>();
         if (!Files.isDirectory(dir)) {

@@ -24,12 +24,18 @@ public record RunCapabilities(List<String> local, List<String> remote) {
 
     private static volatile RunCapabilities opened = NONE;
 
+    /** Capabilities holding copies of both lists. */
     public RunCapabilities {
         local = List.copyOf(local);
         remote = List.copyOf(remote);
     }
 
-    /** The words for one device's attributes. */
+    /**
+     * The words for one device's attributes.
+     *
+     * @param attributes what {@code ibv_query_device_ex} reported
+     * @return the words
+     */
     public static List<String> words(DeviceAttributes attributes) {
         List<String> words = new ArrayList<>();
         for (DeviceCapability c : DeviceCapability.values()) {
@@ -54,7 +60,12 @@ public record RunCapabilities(List<String> local, List<String> remote) {
         return words;
     }
 
-    /** Called by the fixture when it opens a run's devices; the report of that run carries them. */
+    /**
+     * Called by the fixture when it opens a run's devices; the report of that run carries them.
+     *
+     * @param local the local device's attributes
+     * @param remote the remote device's attributes
+     */
     public static void opened(DeviceAttributes local, DeviceAttributes remote) {
         opened = new RunCapabilities(words(local), words(remote));
     }

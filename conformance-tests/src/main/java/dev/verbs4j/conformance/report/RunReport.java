@@ -4,6 +4,7 @@ import java.util.List;
 
 /**
  * The results of one run of the suite against one provider/device pair.
+ * It has no libibverbs counterpart: it is part of the suite's report.
  *
  * @param label        the pair's label, e.g. {@code soft-soft}; the JSON file is named after it
  * @param provider     local provider
@@ -20,23 +21,49 @@ import java.util.List;
 public record RunReport(String label, String provider, String device, String peerProvider, String peerDevice,
                         String startedAt, long durationMs, String environment, String kernel,
                         RunCapabilities capabilities, List<CaseResult> cases) {
+    /**
+     * A report with an empty kernel for a null one, no capabilities for null ones, and a copy of the
+     * cases.
+     */
     public RunReport {
         kernel = kernel == null ? "" : kernel;
         capabilities = capabilities == null ? RunCapabilities.NONE : capabilities;
         cases = List.copyOf(cases);
     }
 
-    /** A report with no kernel release and no capabilities recorded. */
+    /**
+     * A report with no kernel release and no capabilities recorded.
+     *
+     * @param label the pair's label
+     * @param provider local provider
+     * @param device local device
+     * @param peerProvider remote provider
+     * @param peerDevice remote device
+     * @param startedAt ISO-8601 instant
+     * @param durationMs wall time of the run
+     * @param environment where it ran, free text
+     * @param cases every case, in execution order
+     */
     public RunReport(String label, String provider, String device, String peerProvider, String peerDevice,
                      String startedAt, long durationMs, String environment, List<CaseResult> cases) {
         this(label, provider, device, peerProvider, peerDevice, startedAt, durationMs, environment, "", RunCapabilities.NONE, cases);
     }
 
+    /**
+     * How many cases had {@code outcome}.
+     *
+     * @param outcome the outcome
+     * @return the count
+     */
     public long count(Outcome outcome) {
         return cases.stream().filter(c -> c.outcome() == outcome).count();
     }
 
-    /** {@code provider/device → peerProvider/peerDevice}. */
+    /**
+     * {@code provider/device → peerProvider/peerDevice}.
+     *
+     * @return the text
+     */
     public String pairDescription() {
         return provider + "/" + device + " → " + peerProvider + "/" + peerDevice;
     }

@@ -16,9 +16,10 @@ import org.bytedeco.javacpp.annotation.Properties;
  *
  * <p>Every class of this package inherits these platform properties, so
  * JavaCPP compiles all of them into one library,
- * {@code libjniverbs4j_ibverbs.so}, packaged in the jar under
- * {@code dev/verbs4j/ibverbs/binding/linux-x86_64/} and loaded by
- * {@link Loader} on first use of any class here.
+ * {@code libjniverbs4j_ibverbs.so}, packaged under
+ * {@code dev/verbs4j/ibverbs/binding/linux-x86_64/} in the platform jar
+ * (classifier {@code linux-x86_64}, beside the classes-only main jar) and
+ * loaded by {@link Loader} on first use of any class here.
  *
  * <p>Headers and run time may differ: the binding is compiled against
  * rdma-core &ge; 45 headers (for RDMA FLUSH) but links against
