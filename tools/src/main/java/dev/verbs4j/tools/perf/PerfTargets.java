@@ -1,5 +1,8 @@
 package dev.verbs4j.tools.perf;
 
+import dev.verbs4j.Device;
+import dev.verbs4j.tools.DeviceChoice;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -15,7 +18,9 @@ import java.util.Map;
  * {@code verbs4j perf [--repeat N]} with no test: the soft provider's performance targets,
  * each test run back to back with its raw UDP baseline in every repetition, in both progress
  * models, both ends in this process. A ratio is taken of the medians over the repetitions
- * (at least five for a figure worth quoting) and printed with the spread of each side:
+ * (at least five for a figure worth quoting) and printed with the spread of each side. The
+ * WRITE, SEND and READ latencies and the WRITE and SEND bandwidths also run between two
+ * processes (a {@code perf --server} child), in both progress models:
  * <ul>
  * <li>engine threads (the default) against caller progress: every latency at most 1.2x,
  * every bandwidth at least 90 %;
@@ -33,6 +38,10 @@ final class PerfTargets {
     private static final int[] QUEUE_PAIRS = {1, 4, 16, 64};
     private static final int LATENCY_SIZE = 8;
     private static final int BANDWIDTH_SIZE = 65536;
+    private static final List<String> TWO_PROCESS_LATENCY = List.of("write_lat", "send_lat", "read_lat");
+    private static final List<String> TWO_PROCESS_BANDWIDTH = List.of("write_bw", "send_bw");
+    /** The side channel of the server child: apart from perf's default, so a server someone runs is left alone. */
+    private static final int SERVER_PORT = 18519;
     private static final String CALLER = "caller";
     private static final String THREAD = "thread";
 
@@ -82,6 +91,9 @@ final class PerfTargets {
                 }
             }
         }
+        for (String progress : List.of(CALLER, THREAD)) {
+            twoProcesses(progress);
+        }
         for (int qps : QUEUE_PAIRS) {
             // A pair's queue pairs are made once: each count gets pairs of its own.
             try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
@@ -89,6 +101,30 @@ final class PerfTargets {
             }
         }
         System.setProperty("verbs4j.soft.progress", o.progress);
+    }
+
+    /**
+     * The same tests between two processes, as perftest runs: a {@code perf --server} child
+     * on soft0, started with this JVM's options and the same progress model, and this
+     * process as its client on soft1.
+     */
+    private void twoProcesses(String progress) {
+        System.setProperty("verbs4j.soft.progress", progress);
+        ServerProcess server = ServerProcess.start(progress, SERVER_PORT);
+        try {
+            Device device = DeviceChoice.choose(o.provider, "soft1", null);
+            try (PerfClient client = PerfClient.connect(device, "127.0.0.1", SERVER_PORT, 1 << 17, o.depth, o.mtu, 1, false)) {
+                for (String test : TWO_PROCESS_LATENCY) {
+                    add(test + "/" + progress + "/2p", VerbsTests.latency(test, client, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
+                }
+                for (String test : TWO_PROCESS_BANDWIDTH) {
+                    add(test + "/" + progress + "/2p", bandwidth(test, client, 1));
+                }
+            }
+        } finally {
+            server.awaitExit();
+            System.setProperty("verbs4j.soft.progress", o.progress);
+        }
     }
 
     private Result bandwidth(String test, PerfPair lb, int qps) {
@@ -124,6 +160,23 @@ final class PerfTargets {
             Repeated caller = median(test + "/" + CALLER);
             Repeated thread = median(test + "/" + THREAD);
             row(test + " 64 KiB", caller.describe("Gb/s"), thread.describe("Gb/s"),
+                    judge(thread.median() / caller.median(), 0.9, false, "%"), udpBw.describe("Gb/s"),
+                    judge(thread.median() / udpBw.median(), 0.9, false, "%") + ", "
+                            + judge(caller.median() / udpBw.median(), 0.9, false, "%"));
+        }
+        for (String test : TWO_PROCESS_LATENCY) {
+            boolean pingPong = !test.equals("read_lat");
+            double udp = pingPong ? udpLat.median() : 2 * udpLat.median();
+            Repeated caller = median(test + "/" + CALLER + "/2p");
+            Repeated thread = median(test + "/" + THREAD + "/2p");
+            row(test + " 8 B, two processes", caller.describe("us"), thread.describe("us"),
+                    judge(thread.median() / caller.median(), 1.2, true, "x"), String.format(Locale.ROOT, "%.2f us", udp),
+                    judge(thread.median() / udp, 2.0, true, "x") + ", " + judge(caller.median() / udp, 2.0, true, "x"));
+        }
+        for (String test : TWO_PROCESS_BANDWIDTH) {
+            Repeated caller = median(test + "/" + CALLER + "/2p");
+            Repeated thread = median(test + "/" + THREAD + "/2p");
+            row(test + " 64 KiB, two processes", caller.describe("Gb/s"), thread.describe("Gb/s"),
                     judge(thread.median() / caller.median(), 0.9, false, "%"), udpBw.describe("Gb/s"),
                     judge(thread.median() / udpBw.median(), 0.9, false, "%") + ", "
                             + judge(caller.median() / udpBw.median(), 0.9, false, "%"));
