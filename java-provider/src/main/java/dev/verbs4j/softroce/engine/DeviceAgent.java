@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * The spin is a budget of time, not of steps: every idle step asks the socket for a
  * datagram (a system call), so a long spin takes a core from the threads that have work,
- * which on two cores are the application's and the peer device's. The budget is
+ * which on two cores are the application's and the peer device's; and each spin yields,
+ * so that a thread waiting for this core does not wait for the budget to run out. The budget is
  * {@code -Dverbs4j.soft.spinMicros} (default {@value #DEFAULT_SPIN_MICROS} µs).
  * <p>
  * While an application thread busy-polls a completion queue of the device, that thread
@@ -68,7 +69,9 @@ public final class DeviceAgent implements AutoCloseable {
                 continue;
             }
             if (nowNs - idleSinceNs < SPIN_NS) {
-                Thread.onSpinWait();
+                // Yield rather than pause: a thread waiting for this core (the application's,
+                // or the peer device's in the same process) gets it at once.
+                Thread.yield();
                 continue;
             }
             sleeping = true;

@@ -7,12 +7,17 @@ import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 
 /**
- * One line of a soft device's counters after a run (packets, retransmits, time-outs, drops),
+ * One line of a soft device's counters after a run (packets, retransmits, time-outs, drops,
+ * then every other counter that is not zero),
  * read from its MBean ({@code dev.verbs4j:type=SoftDevice,name="soft0"}), so that it works
  * with the provider on the module path, where its engine is not exported. Devices of other
  * providers have no such bean and give nothing.
  */
 final class SoftCounterLine {
+    /** The counters every line shows; any other that is not zero follows them, by name. */
+    private static final java.util.Set<String> SHOWN = java.util.Set.of("packets_out", "packets_in", "bytes_out", "bytes_in",
+            "retransmits", "timeouts");
+
     private SoftCounterLine() {
     }
 
@@ -27,15 +32,21 @@ final class SoftCounterLine {
                     continue;
                 }
                 long drops = 0;
+                StringBuilder others = new StringBuilder();
                 for (MBeanAttributeInfo a : server.getMBeanInfo(bean).getAttributes()) {
-                    if (a.getName().startsWith("drop_")) {
-                        drops += (Long) server.getAttribute(bean, a.getName());
+                    String name = a.getName();
+                    long value = (Long) server.getAttribute(bean, name);
+                    if (name.startsWith("drop_")) {
+                        drops += value;
+                    }
+                    if (value != 0 && !SHOWN.contains(name)) {
+                        others.append(", ").append(name).append(' ').append(value);
                     }
                 }
-                sb.append(String.format(" %s: out %d, in %d, retransmits %d, timeouts %d, drops %d;", device,
+                sb.append(String.format(" %s: out %d, in %d, retransmits %d, timeouts %d, drops %d%s;", device,
                         (Long) server.getAttribute(bean, "packets_out"), (Long) server.getAttribute(bean, "packets_in"),
                         (Long) server.getAttribute(bean, "retransmits"), (Long) server.getAttribute(bean, "timeouts"),
-                        drops));
+                        drops, others));
             } catch (JMException ex) {
                 sb.append(' ').append(device).append(": counters unreadable (").append(ex.getMessage()).append(");");
             }
