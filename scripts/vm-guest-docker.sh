@@ -13,9 +13,15 @@
 #      rxe0 is deleted first), runs the suite, deletes the device. The report is the matrix
 #      column ibverbs-rxe-container.
 #   3. Only where Testcontainers gave no report: the same with the docker CLI.
+#   4. SoftRxeContainersTest through Testcontainers: two containers on one Docker network (a
+#      Linux bridge; each container in its own network namespace), the ibverbs one with an rxe
+#      device on its own eth0 running the suite, the soft one running the conformance agent on
+#      its eth0: the column rxe-to-soft-containers. Kernels whose rdma_rxe has no
+#      per-namespace sockets skip it (containers-skipped.txt says why).
+# VERBS4J_DOCKER_TESTS picks what runs after step 1 (default "suite containers": 2 and 4).
 # rxe0 is set up again afterwards. Results in target/vm/docker/ and
-# conformance-tests/target/conformance/ibverbs-rxe-container.json; docker.rc is 0 when the
-# column was written and the device was gone after the run.
+# conformance-tests/target/conformance/{ibverbs-rxe-container,rxe-to-soft-containers}.json;
+# docker.rc is 0 when the first column was written and no device was left after the runs.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -84,6 +90,8 @@ restore_rxe0() {
 trap restore_rxe0 EXIT
 
 suite_args="--timeout-ms 30000"
+tests=" ${VERBS4J_DOCKER_TESTS:-suite containers} "
+if [[ $tests == *" suite "* ]]; then
 step "RxeConformanceContainerTest through Testcontainers"
 start=$SECONDS
 # The guest's root is the host's, so where the host is itself a container (/.dockerenv)
@@ -118,6 +126,42 @@ if [ ! -s "$report/$label.json" ]; then
     grep -E '^\[verbs4j-rxe\]|^==== verbs4j' "$out/cli-run.log"
     timing cli-run $((SECONDS - start))
 fi
+fi
+
+containers_label=rxe-to-soft-containers
+rm -f "conformance-tests/target/conformance/$containers_label.json"
+if [[ $tests == *" containers "* ]]; then
+step "SoftRxeContainersTest: an ibverbs container and a soft container on one Docker network"
+start=$SECONDS
+if grep -qw rxe_ns_pernet_sk4 /proc/kallsyms; then
+    echo "== docker: rdma_rxe of kernel $(uname -r) has per-network-namespace sockets"
+    # A user-defined Docker network is a Linux bridge with a veth pair per container.
+    modprobe bridge || echo "== docker: modprobe bridge failed"
+else
+    echo "== docker: rdma_rxe of kernel $(uname -r) has no per-network-namespace sockets: the test skips"
+fi
+TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
+    -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
+    -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
+    -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.containersLabel="$containers_label" \
+    -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
+    -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
+    dev.verbs4j.docker.SoftRxeContainersTest > "$out/containers.log" 2>&1
+containers_rc=$?
+echo "$containers_rc" > "$out/containers.rc"
+grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|two containers:|soft agent at|\[verbs4j-rxe\])|^\[soft container\] soft side|^two containers|tests (successful|failed|skipped|aborted)' "$out/containers.log"
+if [ "$containers_rc" = 2 ]; then
+    sed -n 's/^\[rxe container\] SKIPPED: //p' "$out/containers.log" | head -n 1 > "$out/containers-skipped.txt"
+elif [ "$containers_rc" != 0 ]; then
+    tail -n 30 "$out/containers.log"
+fi
+timing two-containers $((SECONDS - start))
+if [ -s "$report/two-containers/$containers_label.json" ]; then
+    mkdir -p conformance-tests/target/conformance
+    cp "$report/two-containers/$containers_label.json" conformance-tests/target/conformance/
+fi
+fi
 
 status=0
 if rdma link show | grep -q .; then
@@ -129,6 +173,8 @@ trap - EXIT
 if [ -s "$report/$label.json" ]; then
     mkdir -p conformance-tests/target/conformance
     cp "$report/$label.json" conformance-tests/target/conformance/
+elif [[ $tests != *" suite "* ]]; then
+    echo "== docker: RxeConformanceContainerTest not asked for (VERBS4J_DOCKER_TESTS='${VERBS4J_DOCKER_TESTS:-}')"
 else
     echo "== docker: FAILED: no $report/$label.json"
     status=1

@@ -37,6 +37,11 @@ final class ModulePaths {
         return property("verbs4j.docker.label").orElse("ibverbs-kernel-rxe");
     }
 
+    /** The two-container run's label (SoftRxeContainersTest): the ibverbs side runs the suite, the soft side the agent. */
+    static String containersLabel() {
+        return property("verbs4j.docker.containersLabel").orElse("rxe-to-soft-containers");
+    }
+
     /** Images whose layers the build may reuse although they were loaded, not built, here ({@code docker build --cache-from}). */
     static List<String> cacheFrom() {
         return words(property("verbs4j.docker.cacheFrom").orElse(""));
