@@ -2,8 +2,9 @@
 # Runs inside the rxe micro-VM (rxe-vm/run.sh -n veth): a Docker engine on the guest kernel,
 # then docker/'s container suite on it, as on any host with rdma_rxe. Steps:
 #   1. dockerd (Debian's docker.io from the host's root): cgroup v2, a tmpfs /var/lib/docker,
-#      overlay2 (vfs if overlay2 cannot start), no bridge and no iptables (the containers use
-#      the host network, see docker/README.md); `docker load` of the images
+#      overlay2 (vfs if overlay2 cannot start), no default bridge and no iptables (the suite's
+#      container uses the host network; the two containers of step 4 a user-defined network,
+#      which needs neither, see docker/README.md); `docker load` of the images
 #      rxe-vm/docker-image.sh saved on the host (VERBS4J_DOCKER_IMAGES, the tarball's path);
 #      a trivial container of the base image.
 #   2. RxeConformanceContainerTest through Testcontainers (its main: the JUnit launcher on the
@@ -157,6 +158,7 @@ elif [ "$containers_rc" != 0 ]; then
     tail -n 30 "$out/containers.log"
 fi
 timing two-containers $((SECONDS - start))
+echo "== docker: bridge modules loaded: $(lsmod | awk '$1 ~ /^(bridge|stp|llc|br_netfilter)$/ { printf "%s ", $1 }')"
 if [ -s "$report/two-containers/$containers_label.json" ]; then
     mkdir -p conformance-tests/target/conformance
     cp "$report/two-containers/$containers_label.json" conformance-tests/target/conformance/
