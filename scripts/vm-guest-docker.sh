@@ -93,76 +93,76 @@ trap restore_rxe0 EXIT
 suite_args="--timeout-ms 30000"
 tests=" ${VERBS4J_DOCKER_TESTS:-suite containers} "
 if [[ $tests == *" suite "* ]]; then
-step "RxeConformanceContainerTest through Testcontainers"
-start=$SECONDS
-# The guest's root is the host's, so where the host is itself a container (/.dockerenv)
-# Testcontainers believes it runs in one and asks for the gateway of the engine's "bridge"
-# network, which this engine has none of: the host override answers instead.
-TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
-java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
-    -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
-    -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
-    -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.label="$label" \
-    -Dverbs4j.docker.netdev="$netdev" -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
-    -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
-    dev.verbs4j.docker.RxeConformanceContainerTest > "$out/testcontainers.log" 2>&1
-echo $? > "$out/testcontainers.rc"
-grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|\[verbs4j-rxe\])|^kernel rxe:|tests (successful|failed|skipped|aborted)' "$out/testcontainers.log"
-timing testcontainers $((SECONDS - start))
+    step "RxeConformanceContainerTest through Testcontainers"
+    start=$SECONDS
+    # The guest's root is the host's, so where the host is itself a container (/.dockerenv)
+    # Testcontainers believes it runs in one and asks for the gateway of the engine's "bridge"
+    # network, which this engine has none of: the host override answers instead.
+    TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+    java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
+        -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
+        -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
+        -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.label="$label" \
+        -Dverbs4j.docker.netdev="$netdev" -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
+        -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
+        dev.verbs4j.docker.RxeConformanceContainerTest > "$out/testcontainers.log" 2>&1
+    echo $? > "$out/testcontainers.rc"
+    grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|\[verbs4j-rxe\])|^kernel rxe:|tests (successful|failed|skipped|aborted)' "$out/testcontainers.log"
+    timing testcontainers $((SECONDS - start))
 
-if [ ! -s "$report/$label.json" ]; then
-    tail -n 30 "$out/testcontainers.log"
-    step "no report through Testcontainers: the same with the docker CLI"
-    start=$SECONDS
-    docker build --network host --cache-from "$RXEVM_DOCKER_PACKAGES_IMAGE" --build-arg BASE_IMAGE="$RXEVM_DOCKER_BASE" \
-        -t "$image" docker > "$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; fail "docker build failed"; }
-    grep -c 'Using cache' "$out/build.log" | sed 's/^/steps from the cache: /'
-    timing cli-build $((SECONDS - start))
-    start=$SECONDS
-    # shellcheck disable=SC2086
-    docker run --rm --privileged --network host -e CONFORMANCE_LABEL="$label" -e RXE_NETDEV="$netdev" \
-        -e JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 -v "$root/$report:/report" "$image" $suite_args \
-        > "$out/cli-run.log" 2>&1
-    echo $? > "$out/cli-run.rc"
-    grep -E '^\[verbs4j-rxe\]|^==== verbs4j' "$out/cli-run.log"
-    timing cli-run $((SECONDS - start))
-fi
+    if [ ! -s "$report/$label.json" ]; then
+        tail -n 30 "$out/testcontainers.log"
+        step "no report through Testcontainers: the same with the docker CLI"
+        start=$SECONDS
+        docker build --network host --cache-from "$RXEVM_DOCKER_PACKAGES_IMAGE" --build-arg BASE_IMAGE="$RXEVM_DOCKER_BASE" \
+            -t "$image" docker > "$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; fail "docker build failed"; }
+        grep -c 'Using cache' "$out/build.log" | sed 's/^/steps from the cache: /'
+        timing cli-build $((SECONDS - start))
+        start=$SECONDS
+        # shellcheck disable=SC2086
+        docker run --rm --privileged --network host -e CONFORMANCE_LABEL="$label" -e RXE_NETDEV="$netdev" \
+            -e JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 -v "$root/$report:/report" "$image" $suite_args \
+            > "$out/cli-run.log" 2>&1
+        echo $? > "$out/cli-run.rc"
+        grep -E '^\[verbs4j-rxe\]|^==== verbs4j' "$out/cli-run.log"
+        timing cli-run $((SECONDS - start))
+    fi
 fi
 
 containers_label=rxe-to-soft-containers
 rm -f "conformance-tests/target/conformance/$containers_label.json"
 if [[ $tests == *" containers "* ]]; then
-step "SoftRxeContainersTest: an ibverbs container and a soft container on one Docker network"
-start=$SECONDS
-if grep -qw rxe_ns_pernet_sk4 /proc/kallsyms; then
-    echo "== docker: rdma_rxe of kernel $(uname -r) has per-network-namespace sockets"
-    # A user-defined Docker network is a Linux bridge with a veth pair per container.
-    modprobe bridge || echo "== docker: modprobe bridge failed"
-else
-    echo "== docker: rdma_rxe of kernel $(uname -r) has no per-network-namespace sockets: the test skips"
-fi
-TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
-java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
-    -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
-    -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
-    -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.containersLabel="$containers_label" \
-    -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
-    -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
-    dev.verbs4j.docker.SoftRxeContainersTest > "$out/containers.log" 2>&1
-containers_rc=$?
-echo "$containers_rc" > "$out/containers.rc"
-grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|two containers:|soft agent at|\[verbs4j-rxe\])|^\[soft container\] soft side|^two containers|tests (successful|failed|skipped|aborted)' "$out/containers.log"
-if [ "$containers_rc" = 2 ]; then
-    sed -n 's/^\[rxe container\] SKIPPED: //p' "$out/containers.log" | head -n 1 > "$out/containers-skipped.txt"
-elif [ "$containers_rc" != 0 ]; then
-    tail -n 30 "$out/containers.log"
-fi
-timing two-containers $((SECONDS - start))
-echo "== docker: bridge modules loaded: $(lsmod | awk '$1 ~ /^(bridge|stp|llc|br_netfilter)$/ { printf "%s ", $1 }')"
-if [ -s "$report/two-containers/$containers_label.json" ]; then
-    mkdir -p conformance-tests/target/conformance
-    cp "$report/two-containers/$containers_label.json" conformance-tests/target/conformance/
-fi
+    step "SoftRxeContainersTest: an ibverbs container and a soft container on one Docker network"
+    start=$SECONDS
+    if grep -qw rxe_ns_pernet_sk4 /proc/kallsyms; then
+        echo "== docker: rdma_rxe of kernel $(uname -r) has per-network-namespace sockets"
+        # A user-defined Docker network is a Linux bridge with a veth pair per container.
+        modprobe bridge || echo "== docker: modprobe bridge failed"
+    else
+        echo "== docker: rdma_rxe of kernel $(uname -r) has no per-network-namespace sockets: the test skips"
+    fi
+    TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+    java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
+        -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
+        -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
+        -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.containersLabel="$containers_label" \
+        -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
+        -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
+        dev.verbs4j.docker.SoftRxeContainersTest > "$out/containers.log" 2>&1
+    containers_rc=$?
+    echo "$containers_rc" > "$out/containers.rc"
+    grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|two containers:|soft agent at|\[verbs4j-rxe\])|^\[soft container\] soft side|^two containers|tests (successful|failed|skipped|aborted)' "$out/containers.log"
+    if [ "$containers_rc" = 2 ]; then
+        sed -n 's/^\[rxe container\] SKIPPED: //p' "$out/containers.log" | head -n 1 > "$out/containers-skipped.txt"
+    elif [ "$containers_rc" != 0 ]; then
+        tail -n 30 "$out/containers.log"
+    fi
+    timing two-containers $((SECONDS - start))
+    echo "== docker: bridge modules loaded: $(lsmod | awk '$1 ~ /^(bridge|stp|llc|br_netfilter)$/ { printf "%s ", $1 }')"
+    if [ -s "$report/two-containers/$containers_label.json" ]; then
+        mkdir -p conformance-tests/target/conformance
+        cp "$report/two-containers/$containers_label.json" conformance-tests/target/conformance/
+    fi
 fi
 
 status=0
