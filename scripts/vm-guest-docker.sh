@@ -141,11 +141,17 @@ if [[ $tests == *" containers "* ]]; then
     else
         echo "== docker: rdma_rxe of kernel $(uname -r) has no per-network-namespace sockets: the test skips"
     fi
+    # The image the suite's step built from the same class path, if it did: no second build.
+    built_image=
+    if [[ $tests == *" suite "* ]] && docker image inspect "$image" > /dev/null 2>&1; then
+        built_image=$image
+    fi
     TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
     java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
         -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
         -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
         -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.containersLabel="$containers_label" \
+        -Dverbs4j.docker.builtImage="$built_image" \
         -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
         -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
         dev.verbs4j.docker.SoftRxeContainersTest > "$out/containers.log" 2>&1

@@ -42,6 +42,14 @@ final class ModulePaths {
         return property("verbs4j.docker.containersLabel").orElse("rxe-to-soft-containers");
     }
 
+    /**
+     * An image already built from this module's Dockerfile and class path in this run (the micro-VM's previous
+     * step built it), to use as it is instead of building again.
+     */
+    static Optional<String> builtImage() {
+        return property("verbs4j.docker.builtImage");
+    }
+
     /** Images whose layers the build may reuse although they were loaded, not built, here ({@code docker build --cache-from}). */
     static List<String> cacheFrom() {
         return words(property("verbs4j.docker.cacheFrom").orElse(""));
