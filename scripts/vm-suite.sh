@@ -45,7 +45,7 @@ start=$(date +%s)
 echo "== docker in the micro-VM: the image (built on the host, cached), then the container suite in the guest"
 rm -rf target/vm/docker
 if images=$(rxe-vm/docker-image.sh 2> target/vm/docker-image.log); then
-    rxe-vm/run.sh -n veth -t 1200 -e JAVA_HOME="$JAVA_HOME" -e VERBS4J_DOCKER_IMAGES="$images" \
+    rxe-vm/run.sh -n veth -t 1800 -e JAVA_HOME="$JAVA_HOME" -e VERBS4J_DOCKER_IMAGES="$images" \
         -- bash scripts/vm-guest-docker.sh 2>&1 | tee target/vm/docker-guest.log
     echo "== docker in the micro-VM: VM finished with status ${PIPESTATUS[0]}; the container path took $(( $(date +%s) - start )) s" \
         "(of it the two containers on one network: $(sed -n 's/^two-containers //p' target/vm/docker/timing.txt 2>/dev/null || true) s)"
