@@ -35,6 +35,11 @@ KERNEL_COLUMN = "ibverbs-rxe"
 # The suite in docker/'s image on a Docker engine in the same boot (scripts/vm-guest-docker.sh).
 CONTAINER_COLUMN = "ibverbs-rxe-container"
 CONTAINER_RUN = os.path.join(VM, "docker")
+# The cross-provider suite between two containers on one Docker network in the same boot
+# (SoftRxeContainersTest): the ibverbs container runs the suite, the soft container the agent,
+# judged case for case against the rxe-to-soft column of the first boot.
+CONTAINERS_COLUMN = "rxe-to-soft-containers"
+CONTAINERS_BARE_COLUMN = "rxe-to-soft"
 # The columns whose RC pairs connect through the connection manager (--connect cm).
 CM_COLUMNS = ("cm-ibverbs-rxe", "cm-soft-to-rxe", "cm-rxe-to-soft")
 FINDINGS = os.path.join(ROOT, "conformance-tests", "findings")
@@ -340,7 +345,8 @@ def judge_container(columns, lists, problems):
     Both columns run the same suite on the same kernel's rxe, so each case must have the same
     outcome in both; a case whose outcome differs is accepted only when a findings list names it
     for that kernel (a behaviour of the kernel's device that is seen in some runs only), and is
-    printed with both outcomes. Where the Docker route was skipped, says why.
+    printed with both outcomes. Where the Docker route was skipped, says why. The same boot's
+    two-container column is judged by judge_two_containers; returns the line of a skipped column.
     """
     skipped = read_lines(os.path.join(CONTAINER_RUN, "skipped.txt"))
     if skipped:
@@ -357,7 +363,7 @@ def judge_container(columns, lists, problems):
     if container is None:
         reason = " ".join(read_lines(os.path.join(CONTAINER_RUN, "error.txt"))) or "see target/vm/docker"
         problems.append("no %s.json conformance report (docker.rc %s: %s)" % (CONTAINER_COLUMN, rc, reason))
-        return
+        return judge_two_containers(by_label, lists, problems)
     if rc != "0":
         problems.append("the Docker run in the VM failed (docker.rc %s; logs in target/vm/docker)" % rc)
     test_rc = (read_lines(os.path.join(CONTAINER_RUN, "testcontainers.rc")) or ["missing"])[0]
@@ -366,22 +372,49 @@ def judge_container(columns, lists, problems):
                         "log: target/vm/docker/testcontainers.log); the column came from the docker CLI" % test_rc)
     else:
         print("RxeConformanceContainerTest passed through Testcontainers on the guest's Docker engine")
+    compare_columns(bare, container, lists, problems)
+    return judge_two_containers(by_label, lists, problems)
+
+
+def compare_columns(bare, container, lists, problems):
+    """Adds a problem for each case whose outcome differs between the two columns, unless a findings list names it."""
     if bare is None:
         return
     outcomes = {c["id"]: c["outcome"] for c in bare["cases"]}
     in_container = {c["id"]: c["outcome"] for c in container["cases"]}
     differ = sorted(case for case in set(outcomes) | set(in_container) if outcomes.get(case) != in_container.get(case))
     for case in differ:
-        line = "%s: %s in %s, %s in %s" % (case, outcomes.get(case, "absent"), KERNEL_COLUMN,
-                                         in_container.get(case, "absent"), CONTAINER_COLUMN)
+        line = "%s: %s in %s, %s in %s" % (case, outcomes.get(case, "absent"), bare["label"],
+                                         in_container.get(case, "absent"), container["label"])
         reason = finding(lists, container, case)
         if reason:
             print("  container column differs, listed finding: %s (%s)" % (line, reason))
         else:
-            problems.append("the container column differs from %s: %s" % (KERNEL_COLUMN, line))
+            problems.append("the container column differs from %s: %s" % (bare["label"], line))
     print("container column %s against %s: %d cases, %d with the same outcome, %d differ"
-          % (CONTAINER_COLUMN, KERNEL_COLUMN, len(set(outcomes) | set(in_container)),
+          % (container["label"], bare["label"], len(set(outcomes) | set(in_container)),
              len(set(outcomes) | set(in_container)) - len(differ), len(differ)))
+
+
+def judge_two_containers(by_label, lists, problems):
+    """The two-container column against rxe-to-soft; a skip (a kernel without per-namespace rxe sockets) is reported with its reason."""
+    skipped = read_lines(os.path.join(CONTAINER_RUN, "containers-skipped.txt"))
+    if skipped:
+        line = "%s: SKIPPED: %s" % (CONTAINERS_COLUMN, " ".join(skipped))
+        print(line)
+        return line
+    rc = (read_lines(os.path.join(CONTAINER_RUN, "containers.rc")) or ["missing"])[0]
+    column = by_label.get(CONTAINERS_COLUMN)
+    if rc != "0":
+        problems.append("SoftRxeContainersTest (two containers on one Docker network) did not pass in the VM "
+                        "(status %s; log: target/vm/docker/containers.log)" % rc)
+    else:
+        print("SoftRxeContainersTest passed through Testcontainers: an ibverbs and a soft container on one Docker network")
+    if column is None:
+        problems.append("no %s.json conformance report (log: target/vm/docker/containers.log)" % CONTAINERS_COLUMN)
+        return None
+    compare_columns(by_label.get(CONTAINERS_BARE_COLUMN), column, lists, problems)
+    return None
 
 
 def judge_kernel_columns(columns, problems):

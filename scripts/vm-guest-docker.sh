@@ -2,8 +2,9 @@
 # Runs inside the rxe micro-VM (rxe-vm/run.sh -n veth): a Docker engine on the guest kernel,
 # then docker/'s container suite on it, as on any host with rdma_rxe. Steps:
 #   1. dockerd (Debian's docker.io from the host's root): cgroup v2, a tmpfs /var/lib/docker,
-#      overlay2 (vfs if overlay2 cannot start), no bridge and no iptables (the containers use
-#      the host network, see docker/README.md); `docker load` of the images
+#      overlay2 (vfs if overlay2 cannot start), no default bridge and no iptables (the suite's
+#      container uses the host network; the two containers of step 4 a user-defined network,
+#      which needs neither, see docker/README.md); `docker load` of the images
 #      rxe-vm/docker-image.sh saved on the host (VERBS4J_DOCKER_IMAGES, the tarball's path);
 #      a trivial container of the base image.
 #   2. RxeConformanceContainerTest through Testcontainers (its main: the JUnit launcher on the
@@ -13,9 +14,15 @@
 #      rxe0 is deleted first), runs the suite, deletes the device. The report is the matrix
 #      column ibverbs-rxe-container.
 #   3. Only where Testcontainers gave no report: the same with the docker CLI.
+#   4. SoftRxeContainersTest through Testcontainers: two containers on one Docker network (a
+#      Linux bridge; each container in its own network namespace), the ibverbs one with an rxe
+#      device on its own eth0 running the suite, the soft one running the conformance agent on
+#      its eth0: the column rxe-to-soft-containers. Kernels whose rdma_rxe has no
+#      per-namespace sockets skip it (containers-skipped.txt says why).
+# VERBS4J_DOCKER_TESTS picks what runs after step 1 (default "suite containers": 2 and 4).
 # rxe0 is set up again afterwards. Results in target/vm/docker/ and
-# conformance-tests/target/conformance/ibverbs-rxe-container.json; docker.rc is 0 when the
-# column was written and the device was gone after the run.
+# conformance-tests/target/conformance/{ibverbs-rxe-container,rxe-to-soft-containers}.json;
+# docker.rc is 0 when the first column was written and no device was left after the runs.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -84,39 +91,84 @@ restore_rxe0() {
 trap restore_rxe0 EXIT
 
 suite_args="--timeout-ms 30000"
-step "RxeConformanceContainerTest through Testcontainers"
-start=$SECONDS
-# The guest's root is the host's, so where the host is itself a container (/.dockerenv)
-# Testcontainers believes it runs in one and asks for the gateway of the engine's "bridge"
-# network, which this engine has none of: the host override answers instead.
-TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
-java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
-    -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
-    -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
-    -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.label="$label" \
-    -Dverbs4j.docker.netdev="$netdev" -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
-    -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
-    dev.verbs4j.docker.RxeConformanceContainerTest > "$out/testcontainers.log" 2>&1
-echo $? > "$out/testcontainers.rc"
-grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|\[verbs4j-rxe\])|^kernel rxe:|tests (successful|failed|skipped|aborted)' "$out/testcontainers.log"
-timing testcontainers $((SECONDS - start))
+tests=" ${VERBS4J_DOCKER_TESTS:-suite containers} "
+if [[ $tests == *" suite "* ]]; then
+    step "RxeConformanceContainerTest through Testcontainers"
+    start=$SECONDS
+    # The guest's root is the host's, so where the host is itself a container (/.dockerenv)
+    # Testcontainers believes it runs in one and asks for the gateway of the engine's "bridge"
+    # network, which this engine has none of: the host override answers instead.
+    TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+    java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
+        -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
+        -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
+        -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.label="$label" \
+        -Dverbs4j.docker.netdev="$netdev" -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
+        -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
+        dev.verbs4j.docker.RxeConformanceContainerTest > "$out/testcontainers.log" 2>&1
+    echo $? > "$out/testcontainers.rc"
+    grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|\[verbs4j-rxe\])|^kernel rxe:|tests (successful|failed|skipped|aborted)' "$out/testcontainers.log"
+    timing testcontainers $((SECONDS - start))
 
-if [ ! -s "$report/$label.json" ]; then
-    tail -n 30 "$out/testcontainers.log"
-    step "no report through Testcontainers: the same with the docker CLI"
+    if [ ! -s "$report/$label.json" ]; then
+        tail -n 30 "$out/testcontainers.log"
+        step "no report through Testcontainers: the same with the docker CLI"
+        start=$SECONDS
+        docker build --network host --cache-from "$RXEVM_DOCKER_PACKAGES_IMAGE" --build-arg BASE_IMAGE="$RXEVM_DOCKER_BASE" \
+            -t "$image" docker > "$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; fail "docker build failed"; }
+        grep -c 'Using cache' "$out/build.log" | sed 's/^/steps from the cache: /'
+        timing cli-build $((SECONDS - start))
+        start=$SECONDS
+        # shellcheck disable=SC2086
+        docker run --rm --privileged --network host -e CONFORMANCE_LABEL="$label" -e RXE_NETDEV="$netdev" \
+            -e JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 -v "$root/$report:/report" "$image" $suite_args \
+            > "$out/cli-run.log" 2>&1
+        echo $? > "$out/cli-run.rc"
+        grep -E '^\[verbs4j-rxe\]|^==== verbs4j' "$out/cli-run.log"
+        timing cli-run $((SECONDS - start))
+    fi
+fi
+
+containers_label=rxe-to-soft-containers
+rm -f "conformance-tests/target/conformance/$containers_label.json"
+if [[ $tests == *" containers "* ]]; then
+    step "SoftRxeContainersTest: an ibverbs container and a soft container on one Docker network"
     start=$SECONDS
-    docker build --network host --cache-from "$RXEVM_DOCKER_PACKAGES_IMAGE" --build-arg BASE_IMAGE="$RXEVM_DOCKER_BASE" \
-        -t "$image" docker > "$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; fail "docker build failed"; }
-    grep -c 'Using cache' "$out/build.log" | sed 's/^/steps from the cache: /'
-    timing cli-build $((SECONDS - start))
-    start=$SECONDS
-    # shellcheck disable=SC2086
-    docker run --rm --privileged --network host -e CONFORMANCE_LABEL="$label" -e RXE_NETDEV="$netdev" \
-        -e JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 -v "$root/$report:/report" "$image" $suite_args \
-        > "$out/cli-run.log" 2>&1
-    echo $? > "$out/cli-run.rc"
-    grep -E '^\[verbs4j-rxe\]|^==== verbs4j' "$out/cli-run.log"
-    timing cli-run $((SECONDS - start))
+    if grep -qw rxe_ns_pernet_sk4 /proc/kallsyms; then
+        echo "== docker: rdma_rxe of kernel $(uname -r) has per-network-namespace sockets"
+        # A user-defined Docker network is a Linux bridge with a veth pair per container.
+        modprobe bridge || echo "== docker: modprobe bridge failed"
+    else
+        echo "== docker: rdma_rxe of kernel $(uname -r) has no per-network-namespace sockets: the test skips"
+    fi
+    # The image the suite's step built from the same class path, if it did: no second build.
+    built_image=
+    if [[ $tests == *" suite "* ]] && docker image inspect "$image" > /dev/null 2>&1; then
+        built_image=$image
+    fi
+    TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+    java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
+        -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
+        -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
+        -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.containersLabel="$containers_label" \
+        -Dverbs4j.docker.builtImage="$built_image" \
+        -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
+        -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
+        dev.verbs4j.docker.SoftRxeContainersTest > "$out/containers.log" 2>&1
+    containers_rc=$?
+    echo "$containers_rc" > "$out/containers.rc"
+    grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|two containers:|soft agent at|\[verbs4j-rxe\])|^\[soft container\] soft side|^two containers|tests (successful|failed|skipped|aborted)' "$out/containers.log"
+    if [ "$containers_rc" = 2 ]; then
+        sed -n 's/^\[rxe container\] SKIPPED: //p' "$out/containers.log" | head -n 1 > "$out/containers-skipped.txt"
+    elif [ "$containers_rc" != 0 ]; then
+        tail -n 30 "$out/containers.log"
+    fi
+    timing two-containers $((SECONDS - start))
+    echo "== docker: bridge modules loaded: $(lsmod | awk '$1 ~ /^(bridge|stp|llc|br_netfilter)$/ { printf "%s ", $1 }')"
+    if [ -s "$report/two-containers/$containers_label.json" ]; then
+        mkdir -p conformance-tests/target/conformance
+        cp "$report/two-containers/$containers_label.json" conformance-tests/target/conformance/
+    fi
 fi
 
 status=0
@@ -129,6 +181,8 @@ trap - EXIT
 if [ -s "$report/$label.json" ]; then
     mkdir -p conformance-tests/target/conformance
     cp "$report/$label.json" conformance-tests/target/conformance/
+elif [[ $tests != *" suite "* ]]; then
+    echo "== docker: RxeConformanceContainerTest not asked for (VERBS4J_DOCKER_TESTS='${VERBS4J_DOCKER_TESTS:-}')"
 else
     echo "== docker: FAILED: no $report/$label.json"
     status=1

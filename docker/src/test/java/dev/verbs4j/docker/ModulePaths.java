@@ -37,6 +37,19 @@ final class ModulePaths {
         return property("verbs4j.docker.label").orElse("ibverbs-kernel-rxe");
     }
 
+    /** The two-container run's label (SoftRxeContainersTest): the ibverbs side runs the suite, the soft side the agent. */
+    static String containersLabel() {
+        return property("verbs4j.docker.containersLabel").orElse("rxe-to-soft-containers");
+    }
+
+    /**
+     * An image already built from this module's Dockerfile and class path in this run (the micro-VM's previous
+     * step built it), to use as it is instead of building again.
+     */
+    static Optional<String> builtImage() {
+        return property("verbs4j.docker.builtImage");
+    }
+
     /** Images whose layers the build may reuse although they were loaded, not built, here ({@code docker build --cache-from}). */
     static List<String> cacheFrom() {
         return words(property("verbs4j.docker.cacheFrom").orElse(""));

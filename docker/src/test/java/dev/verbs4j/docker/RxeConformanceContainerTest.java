@@ -81,17 +81,25 @@ public class RxeConformanceContainerTest {
             assertTrue(exitStatus == 0 || exitStatus == 1,
                     "the suite did not run to the end in the container (status " + exitStatus + "); report in " + reportDir);
         }
-        Path json = reportDir.resolve(ModulePaths.label() + ".json");
+        judgeReport(reportDir, ModulePaths.label(), "kernel rxe");
+    }
+
+    /**
+     * Requires the report {@code <label>.json} in reportDir, at least one passed case, and no failed case
+     * that the bundled findings lists do not name for the run's sides and kernel; prints the counts.
+     */
+    static void judgeReport(Path reportDir, String label, String what) throws IOException {
+        Path json = reportDir.resolve(label + ".json");
         assertTrue(Files.isRegularFile(json), "no report " + json);
         RunReport run = ReportJson.read(Files.readString(json));
         Findings findings = Findings.bundled();
         List<String> unexplained = run.cases().stream()
                 .filter(c -> c.outcome() == Outcome.FAIL && findings.reason(run, c) == null)
                 .map(c -> c.id() + ": " + c.detail()).toList();
-        System.out.printf("kernel rxe: %d passed, %d failed (%d of them listed findings of kernel %s), %d skipped; report in %s%n",
-                run.count(Outcome.PASS), run.count(Outcome.FAIL), findings.count(run), run.kernel(), run.count(Outcome.SKIP), reportDir);
+        System.out.printf("%s: %d passed, %d failed (%d of them listed findings of kernel %s), %d skipped; report in %s%n",
+                what, run.count(Outcome.PASS), run.count(Outcome.FAIL), findings.count(run), run.kernel(), run.count(Outcome.SKIP), reportDir);
         unexplained.forEach(c -> System.out.println("[rxe container] FAILED, not a listed finding: " + c));
-        assertTrue(run.count(Outcome.PASS) > 0, "no case passed on the kernel rxe: see " + json);
+        assertTrue(run.count(Outcome.PASS) > 0, "no case passed (" + what + "): see " + json);
         assertTrue(unexplained.isEmpty(), unexplained.size() + " cases failed that no findings list names (printed above); see " + json);
     }
 
@@ -101,8 +109,13 @@ public class RxeConformanceContainerTest {
      * when it passed, 2 when it was skipped.
      */
     public static void main(String[] args) {
+        System.exit(runWithLauncher(RxeConformanceContainerTest.class));
+    }
+
+    /** Runs a test class with the JUnit launcher and prints the summary; 0 when it passed, 2 when skipped, else 1. */
+    static int runWithLauncher(Class<?> testClass) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(DiscoverySelectors.selectClass(RxeConformanceContainerTest.class)).build();
+                .selectors(DiscoverySelectors.selectClass(testClass)).build();
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         LauncherFactory.create().execute(request, listener);
         TestExecutionSummary summary = listener.getSummary();
@@ -110,13 +123,13 @@ public class RxeConformanceContainerTest {
         summary.printTo(out);
         summary.printFailuresTo(out, 30);
         if (summary.getTotalFailureCount() > 0 || summary.getTestsStartedCount() == 0) {
-            System.exit(1);
+            return 1;
         }
-        System.exit(summary.getTestsSucceededCount() > 0 ? 0 : 2);
+        return summary.getTestsSucceededCount() > 0 ? 0 : 2;
     }
 
     /** Aborts the test, printing why, unless the host kernel has rdma_rxe and a Docker daemon answers. */
-    private static void skipUnlessThisHostCanRunIt() {
+    static void skipUnlessThisHostCanRunIt() {
         HostCheck kernel = KernelRxeCheck.onThisHost();
         HostCheck docker = DockerEndpointCheck.onThisHost(DOCKER_PING_TIMEOUT);
         List<String> missing = Stream.of(kernel, docker).filter(check -> !check.ready()).map(HostCheck::detail).toList();
@@ -129,12 +142,12 @@ public class RxeConformanceContainerTest {
         System.out.println("[rxe container] " + kernel.detail() + "; " + docker.detail());
     }
 
-    private static void skip(String reason) {
+    static void skip(String reason) {
         System.out.println("[rxe container] SKIPPED: " + reason);
         Assumptions.abort(reason);
     }
 
-    private static boolean containsSuiteJar(Path lib) throws IOException {
+    static boolean containsSuiteJar(Path lib) throws IOException {
         if (!Files.isDirectory(lib)) {
             return false;
         }
@@ -144,7 +157,7 @@ public class RxeConformanceContainerTest {
     }
 
     /** Builds (or reuses from Docker's layer cache) the image; kept after the run so the next build is quick. */
-    private static String buildImage(Path lib) throws Exception {
+    static String buildImage(Path lib) throws Exception {
         Path context = ModulePaths.contextDir();
         ImageFromDockerfile image = new ImageFromDockerfile(IMAGE, false)
                 .withFileFromPath("Dockerfile", context.resolve("Dockerfile"))
@@ -166,7 +179,7 @@ public class RxeConformanceContainerTest {
     }
 
     /** Copies the container's report folder, which Docker hands out as a tar of {@code report/...}. */
-    private static void copyReport(DockerClient docker, String containerId, Path target) throws IOException {
+    static void copyReport(DockerClient docker, String containerId, Path target) throws IOException {
         Files.createDirectories(target);
         try (InputStream archive = docker.copyArchiveFromContainerCmd(containerId, REPORT_IN_CONTAINER).exec();
              TarArchiveInputStream tar = new TarArchiveInputStream(archive)) {
@@ -197,7 +210,7 @@ public class RxeConformanceContainerTest {
      * "Started" means "ran to the end": the container is a batch job, and its exit status
      * is judged after the report is copied, so a failing suite still leaves its report.
      */
-    private static final class RunsToCompletion extends StartupCheckStrategy {
+    static final class RunsToCompletion extends StartupCheckStrategy {
         @Override
         public StartupStatus checkStartupState(DockerClient docker, String containerId) {
             InspectContainerResponse.ContainerState state = getCurrentState(docker, containerId);
