@@ -3,7 +3,6 @@ package dev.verbs4j.ibverbs;
 import dev.verbs4j.AsyncEvent;
 import dev.verbs4j.AsyncEventType;
 import dev.verbs4j.Errno;
-import dev.verbs4j.VerbsException;
 import dev.verbs4j.ibverbs.binding.DeviceVerbs;
 import dev.verbs4j.ibverbs.binding.ibv_async_event;
 
@@ -20,18 +19,16 @@ final class AsyncEvents {
 
     private final IbverbsContext context;
     private final ibv_async_event event = new ibv_async_event(); // guarded by this
-    private int waiters; // guarded by context
+    private final DescriptorWaiters waiters;
 
     AsyncEvents(IbverbsContext context) {
         this.context = context;
+        this.waiters = new DescriptorWaiters(context);
     }
 
     Optional<AsyncEvent> next(Duration timeout) {
         DescriptorWait wait = DescriptorWait.of(timeout);
-        synchronized (context) {
-            context.ensureOpen();
-            waiters++;
-        }
+        waiters.enter();
         try {
             int fd = context.handle.async_fd();
             while (wait.awaitReadable(fd)) {
@@ -42,9 +39,7 @@ final class AsyncEvents {
             }
             return Optional.empty();
         } finally {
-            synchronized (context) {
-                waiters--;
-            }
+            waiters.exit();
         }
     }
 
@@ -80,9 +75,7 @@ final class AsyncEvents {
 
     /** Called under the context's monitor. */
     void checkNoWaiter() {
-        if (waiters > 0) {
-            throw new VerbsException(Errno.EBUSY, "a thread is waiting for async events of " + context);
-        }
+        waiters.refuseCloseWhileWaiting(System.nanoTime(), "a thread is waiting for async events of " + context);
     }
 
     void free() {

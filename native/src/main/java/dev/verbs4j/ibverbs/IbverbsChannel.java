@@ -3,7 +3,6 @@ package dev.verbs4j.ibverbs;
 import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
 import dev.verbs4j.Errno;
-import dev.verbs4j.VerbsException;
 import dev.verbs4j.ibverbs.binding.CompletionVerbs;
 import dev.verbs4j.ibverbs.binding.ibv_comp_channel;
 import dev.verbs4j.ibverbs.binding.ibv_cq;
@@ -29,7 +28,7 @@ final class IbverbsChannel extends Resource implements CompletionChannel {
     private final Map<Long, IbverbsCq> queues = new ConcurrentHashMap<>();
     private final ibv_cq eventCq = new ibv_cq((Pointer) null); // guarded by this; filled by ibv_get_cq_event
     private final Pointer eventContext = new Pointer((Pointer) null); // guarded by this
-    private int waiters; // guarded by this
+    private final DescriptorWaiters waiters = new DescriptorWaiters(this);
 
     /** Wraps a channel whose descriptor the caller made non-blocking. */
     IbverbsChannel(IbverbsContext context, ibv_comp_channel handle) {
@@ -49,10 +48,7 @@ final class IbverbsChannel extends Resource implements CompletionChannel {
     @Override
     public Optional<CompletionQueue> awaitEvent(Duration timeout) {
         DescriptorWait wait = DescriptorWait.of(timeout);
-        synchronized (this) {
-            ensureOpen();
-            waiters++;
-        }
+        waiters.enter();
         try {
             int fd = handle.fd();
             while (wait.awaitReadable(fd)) {
@@ -63,9 +59,7 @@ final class IbverbsChannel extends Resource implements CompletionChannel {
             }
             return Optional.empty();
         } finally {
-            synchronized (this) {
-                waiters--;
-            }
+            waiters.exit();
         }
     }
 
@@ -83,16 +77,14 @@ final class IbverbsChannel extends Resource implements CompletionChannel {
     }
 
     /** The threads in {@link #awaitEvent} now. */
-    synchronized int waiters() {
-        return waiters;
+    int waiters() {
+        return waiters.count();
     }
 
     /** Fails with {@code EBUSY} while a thread waits on the descriptor, which would close under it. */
     @Override
     protected void destroy() {
-        if (waiters > 0) {
-            throw new VerbsException(Errno.EBUSY, "a thread is waiting on the completion channel");
-        }
+        waiters.refuseCloseWhileWaiting(System.nanoTime(), "a thread is waiting on the completion channel");
         NativeErrors.check(CompletionVerbs.ibv_destroy_comp_channel(handle), "ibv_destroy_comp_channel");
     }
 }
