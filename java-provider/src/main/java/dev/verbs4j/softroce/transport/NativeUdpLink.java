@@ -23,6 +23,15 @@ public final class NativeUdpLink implements Link {
     private static final int FIRST_SOURCE_PORT = 0xC000;
     private static final int SOURCES = SOURCE_SLOTS;
     private static final int DESTINATIONS = 256;
+    /**
+     * System property: how many datagrams one system call may receive ({@code recvmmsg}); 1
+     * receives each with its own {@code recvfrom}.
+     */
+    public static final String BATCH_PROPERTY = "verbs4j.soft.udp.batch";
+    /** The batch when the property does not say. */
+    public static final int DEFAULT_BATCH = 16;
+    /** The largest batch (the kernel's own limit, UIO_MAXIOV, is 1024). */
+    public static final int MAX_BATCH = 256;
 
     private final Arena arena = Arena.ofShared();
     private final int fd;
@@ -36,6 +45,8 @@ public final class NativeUdpLink implements Link {
     private final MemorySegment eventValue;
     /** The 1 that {@link #wakeup} adds to the eventfd, from any thread. */
     private final MemorySegment one;
+    /** Datagrams fetched together, handed out one per {@link #receive}; null with a batch of 1. */
+    private final ReceiveBatch batch;
     private final int[] senders = new int[0x4000];
     private final boolean[] unavailable = new boolean[0x4000];
 
@@ -75,8 +86,43 @@ public final class NativeUdpLink implements Link {
         return NativeUdpLink.class.getModule().isNativeAccessEnabled() && LibC.AVAILABLE;
     }
 
-    /** Binds {@code address}. @throws UncheckedIOException when the address cannot be bound */
+    /** Binds {@code address}, receiving the {@link #BATCH_PROPERTY} at a time. @throws UncheckedIOException when the address cannot be bound */
     public NativeUdpLink(InetSocketAddress address) {
+        this(address, configuredBatch());
+    }
+
+    /** The batch {@link #BATCH_PROPERTY} asks for. @throws IllegalArgumentException when it is not 1 to {@link #MAX_BATCH} */
+    public static int configuredBatch() {
+        return batchOf(System.getProperty(BATCH_PROPERTY));
+    }
+
+    /** The batch {@code value} (the property's text, null when unset) asks for. */
+    static int batchOf(String value) {
+        if (value == null) {
+            return DEFAULT_BATCH;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1 && n <= MAX_BATCH) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(BATCH_PROPERTY + " must be 1 to " + MAX_BATCH + ": " + value);
+    }
+
+    /**
+     * Binds {@code address}; receives up to {@code batchSize} datagrams per system call.
+     *
+     * @throws UncheckedIOException when the address cannot be bound
+     * @throws IllegalArgumentException when the batch is not 1 to {@link #MAX_BATCH}
+     */
+    public NativeUdpLink(InetSocketAddress address, int batchSize) {
+        if (batchSize < 1 || batchSize > MAX_BATCH) {
+            throw new IllegalArgumentException("batch must be 1 to " + MAX_BATCH + ": " + batchSize);
+        }
+        batch = batchSize == 1 ? null : new ReceiveBatch(arena, batchSize);
         ipv6 = !(address.getAddress() instanceof Inet4Address);
         sourceAddress = arena.allocate(LibC.SOCKADDR_SIZE, 8);
         sourceLength = arena.allocate(ValueLayout.JAVA_INT);
@@ -204,6 +250,9 @@ public final class NativeUdpLink implements Link {
         if (closed) {
             return -1;
         }
+        if (batch != null) {
+            return receiveFromBatch(buffer);
+        }
         sourceLength.set(ValueLayout.JAVA_INT, 0, (int) LibC.SOCKADDR_SIZE);
         long n = LibC.receiveFrom(fd, receiveSegment, receiveSegment.byteSize(), sourceAddress, sourceLength);
         if (n < 0) {
@@ -215,6 +264,27 @@ public final class NativeUdpLink implements Link {
         }
         buffer.position((int) n);
         return (int) n;
+    }
+
+    /** How many batches this link has asked the kernel for (each one {@code recvmmsg}); 0 with a batch of 1. */
+    long batchesFetched() {
+        return batch == null ? 0 : batch.fetches();
+    }
+
+    /** The next datagram of the batch, truncated to {@code buffer} as {@code recvfrom} would. */
+    private int receiveFromBatch(ByteBuffer buffer) {
+        int i = batch.take(fd);
+        if (i < 0) {
+            return -1;
+        }
+        int n = (int) Math.min(batch.length(i), receiveSegment.byteSize());
+        MemorySegment.copy(batch.data(i), 0, receiveSegment, 0, n);
+        source = sourceOf(batch.sender(i));
+        if (source == null) {
+            return -1;
+        }
+        buffer.position(n);
+        return n;
     }
 
     /** The sender in {@code sa}, from the table of those seen; a new one is added (the only allocation). */
@@ -270,7 +340,7 @@ public final class NativeUdpLink implements Link {
 
     @Override
     public void await(long timeoutNs) {
-        if (closed) {
+        if (closed || batch != null && batch.pending()) {
             return;
         }
         int ms = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutNs / 1_000_000));
