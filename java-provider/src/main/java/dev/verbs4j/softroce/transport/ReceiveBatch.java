@@ -5,7 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Room for up to {@link #capacity()} datagrams that one {@code recvmmsg} fetches: an array of
+ * Room for up to {@code capacity} datagrams that one {@code recvmmsg} fetches: an array of
  * {@code struct mmsghdr}, each with one {@code iovec} over its own 64 KiB buffer (a whole UDP
  * datagram fits) and a socket address for its sender, all allocated once. The layout is that
  * of x86-64 and AArch64 Linux: {@code msghdr} is 56 bytes (name at 0, name length at 8, iovec
@@ -58,33 +58,28 @@ final class ReceiveBatch {
         return messages.asSlice(i * MMSGHDR_SIZE, MMSGHDR_SIZE);
     }
 
-    int capacity() {
-        return capacity;
-    }
-
     /** Whether datagrams fetched earlier are still to be taken. */
     boolean pending() {
         return next < count;
     }
 
-    /**
-     * The index of the next datagram, fetching a new batch from {@code fd} when the last one
-     * is used up; -1 when none is waiting.
-     */
-    int take(int fd) {
-        if (next == count) {
-            for (int i = 0; i < count; i++) {
-                // The kernel wrote back each sender's length: room for the largest again.
-                messages.set(ValueLayout.JAVA_INT, i * MMSGHDR_SIZE + 8, (int) LibC.SOCKADDR_SIZE);
-            }
-            int fetched = LibC.receiveMany(fd, messagesForCall, capacity);
-            fetches++;
-            next = 0;
-            count = Math.max(0, fetched);
-            if (count == 0) {
-                return -1;
-            }
+    /** Fetches a new batch from {@code fd} (the last one must be used up). @return how many datagrams it holds */
+    int fetch(int fd) {
+        assert !pending();
+        for (int i = 0; i < count; i++) {
+            // The kernel wrote back each sender's length: room for the largest again.
+            messages.set(ValueLayout.JAVA_INT, i * MMSGHDR_SIZE + 8, (int) LibC.SOCKADDR_SIZE);
         }
+        int fetched = LibC.receiveMany(fd, messagesForCall, capacity);
+        fetches++;
+        next = 0;
+        count = Math.max(0, fetched);
+        return count;
+    }
+
+    /** The index of the next datagram of the batch ({@link #pending} must be true). */
+    int next() {
+        assert pending();
         return next++;
     }
 
@@ -102,7 +97,7 @@ final class ReceiveBatch {
         return names[i];
     }
 
-    /** How many times {@link #take} asked the kernel. */
+    /** How many times {@link #fetch} asked the kernel. */
     long fetches() {
         return fetches;
     }

@@ -19,10 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The native link receiving several datagrams per system call ({@code recvmmsg}): they come
- * out one at a time, in order, each with its sender and sender slot, exactly as one
- * {@code recvfrom} each would give them. Datagrams sent on loopback are queued at the
- * receiver before {@code sendto} returns, so the number of system calls is known.
+ * The native link receiving several datagrams per system call ({@code recvmmsg}) once two
+ * in a row have come one per {@code recvfrom}: they come out one at a time, in order, each
+ * with its sender and sender slot, exactly as one {@code recvfrom} each would give them.
+ * Datagrams sent on loopback are queued at the receiver before {@code sendto} returns, so
+ * the number of system calls is known.
  */
 class NativeUdpLinkBatchTest {
     private static final InetSocketAddress A = address("127.0.0.1", 47984);
@@ -72,9 +73,11 @@ class NativeUdpLinkBatchTest {
             }
             assertNotEquals(slots[0], slots[1]);
             assertNotEquals(slots[1], slots[2]);
-            assertEquals(3, b.batchesFetched(), "20 datagrams in batches of 8, 8 and 4");
+            assertEquals(3, b.batchesFetched(), "20 datagrams: 2 alone, then batches of 8, 8 and 2");
             assertEquals(-1, b.receive(in));
-            assertEquals(4, b.batchesFetched(), "one more call found none waiting");
+            assertEquals(4, b.batchesFetched(), "the last batch was full enough to try another, which found none");
+            assertEquals(-1, b.receive(in));
+            assertEquals(4, b.batchesFetched(), "an empty batch: back to one datagram per call");
         }
     }
 
@@ -84,22 +87,43 @@ class NativeUdpLinkBatchTest {
             ByteBuffer in = ByteBuffer.allocateDirect(9000);
             assertEquals(-1, b.receive(in), "nothing waiting (EAGAIN)");
             assertEquals(-1, b.receive(in));
+            for (int i = 0; i < 5; i++) {
+                assertTrue(a.send(datagram(10, i), 10, B));
+            }
+            for (int i = 0; i < 5; i++) {
+                assertEquals(10, b.receive(in));
+                assertEquals(datagram(10, i).slice(0, 10), in.flip());
+                assertEquals(A, b.source());
+            }
+            assertEquals(1, b.batchesFetched(), "2 alone, then one batch of 3 of the 16 it had room for");
+            assertEquals(-1, b.receive(in));
             assertEquals(2, b.batchesFetched());
+        }
+    }
+
+    @Test
+    void loneDatagramsComeOnePerCall() {
+        try (NativeUdpLink a = new NativeUdpLink(A, 1); NativeUdpLink b = new NativeUdpLink(B, 16)) {
+            ByteBuffer in = ByteBuffer.allocateDirect(9000);
+            for (int i = 0; i < 10; i++) {
+                assertTrue(a.send(datagram(10, i), 10, B));
+                assertEquals(10, b.receive(in));
+                assertEquals(datagram(10, i).slice(0, 10), in.flip());
+                assertEquals(-1, b.receive(in));
+            }
+            assertEquals(0, b.batchesFetched(), "a request and its reply never wait for a batch");
+            // One that finds a single datagram sends the link back to single calls.
             for (int i = 0; i < 3; i++) {
                 assertTrue(a.send(datagram(10, i), 10, B));
             }
             for (int i = 0; i < 3; i++) {
                 assertEquals(10, b.receive(in));
-                assertEquals(datagram(10, i).slice(0, 10), in.flip());
-                assertSame(b.source(), b.source());
-                assertEquals(A, b.source());
             }
-            assertEquals(3, b.batchesFetched());
+            assertEquals(1, b.batchesFetched());
+            assertTrue(a.send(datagram(10, 7), 10, B));
+            assertEquals(10, b.receive(in));
             assertEquals(-1, b.receive(in));
-            // A datagram sent now is fetched by the next call.
-            assertTrue(a.send(datagram(20, 5), 20, B));
-            assertEquals(20, b.receive(in));
-            assertEquals(5, b.batchesFetched());
+            assertEquals(1, b.batchesFetched());
         }
     }
 
@@ -108,15 +132,21 @@ class NativeUdpLinkBatchTest {
     @ValueSource(ints = {1, 4})
     void aDatagramLargerThanTheBufferIsTruncated(int batch) {
         try (NativeUdpLink a = new NativeUdpLink(A, 1); NativeUdpLink b = new NativeUdpLink(B, batch)) {
+            // Two that come alone, then the large one and the next in a batch (when there are batches).
+            assertTrue(a.send(datagram(10, 3), 10, B));
+            assertTrue(a.send(datagram(10, 4), 10, B));
             assertTrue(a.send(datagram(5000, 1), 5000, B));
             assertTrue(a.send(datagram(300, 2), 300, B));
             ByteBuffer small = ByteBuffer.allocateDirect(1000);
+            assertEquals(10, b.receive(small));
+            assertEquals(10, b.receive(small));
             assertEquals(1000, b.receive(small));
             assertEquals(datagram(5000, 1).slice(0, 1000), small.flip());
             ByteBuffer large = ByteBuffer.allocateDirect(9000);
             assertEquals(300, b.receive(large), "the next datagram is whole");
             assertEquals(datagram(300, 2).slice(0, 300), large.flip());
             assertEquals(-1, b.receive(large));
+            assertEquals(batch == 1 ? 0 : 2, b.batchesFetched());
         }
     }
 
@@ -128,24 +158,33 @@ class NativeUdpLinkBatchTest {
             for (int i = 0; i < largest; i++) {
                 out.put(i, (byte) (i * 31));
             }
-            assertTrue(a.send(out, largest, B));
             ByteBuffer in = ByteBuffer.allocateDirect(1 << 16);
-            assertEquals(largest, b.receive(in));
-            assertEquals(out.slice(0, largest), in.flip());
+            for (int i = 0; i < 4; i++) {
+                assertTrue(a.send(out, largest - i, B));
+            }
+            for (int i = 0; i < 4; i++) {
+                assertEquals(largest - i, b.receive(in));
+                assertEquals(out.slice(0, largest - i), in.flip());
+            }
+            assertEquals(1, b.batchesFetched(), "the last two in a batch");
         }
     }
 
     @Test
     void awaitReturnsAtOnceWhileFetchedDatagramsWait() {
         try (NativeUdpLink a = new NativeUdpLink(A, 1); NativeUdpLink b = new NativeUdpLink(B, 8)) {
-            assertTrue(a.send(datagram(10, 0), 10, B));
-            assertTrue(a.send(datagram(10, 1), 10, B));
+            for (int i = 0; i < 4; i++) {
+                assertTrue(a.send(datagram(10, i), 10, B));
+            }
             ByteBuffer in = ByteBuffer.allocateDirect(9000);
-            assertEquals(10, b.receive(in));
-            // The second datagram has left the socket: a poll on it would sleep the full minute.
+            for (int i = 0; i < 3; i++) {
+                assertEquals(10, b.receive(in));
+            }
+            assertEquals(1, b.batchesFetched());
+            // The fourth datagram has left the socket: a poll on it would sleep the full minute.
             assertTimeoutPreemptively(Duration.ofSeconds(20), () -> b.await(60_000_000_000L));
             assertEquals(10, b.receive(in));
-            assertEquals(datagram(10, 1).slice(0, 10), in.flip());
+            assertEquals(datagram(10, 3).slice(0, 10), in.flip());
         }
     }
 
@@ -153,10 +192,14 @@ class NativeUdpLinkBatchTest {
     void aClosedLinkHandsOutNothingFetched() {
         NativeUdpLink b = new NativeUdpLink(B, 8);
         try (NativeUdpLink a = new NativeUdpLink(A, 1)) {
-            assertTrue(a.send(datagram(10, 0), 10, B));
-            assertTrue(a.send(datagram(10, 1), 10, B));
+            for (int i = 0; i < 4; i++) {
+                assertTrue(a.send(datagram(10, i), 10, B));
+            }
             ByteBuffer in = ByteBuffer.allocateDirect(9000);
-            assertEquals(10, b.receive(in));
+            for (int i = 0; i < 3; i++) {
+                assertEquals(10, b.receive(in));
+            }
+            assertEquals(1, b.batchesFetched(), "one datagram is still in the batch");
             b.close();
             assertEquals(-1, b.receive(in));
             b.await(1_000_000L);
