@@ -138,12 +138,12 @@ public final class NativeUdpLink implements Link {
         }
         batch = batchSize == 1 ? null : new ReceiveBatch(arena, batchSize);
         ipv6 = !(address.getAddress() instanceof Inet4Address);
-        sourceAddress = arena.allocate(LibC.SOCKADDR_SIZE, 8);
-        sourceLength = arena.allocate(ValueLayout.JAVA_INT);
+        sourceAddress = forCalls(arena.allocate(LibC.SOCKADDR_SIZE, 8));
+        sourceLength = forCalls(arena.allocate(ValueLayout.JAVA_INT));
         destination = arena.allocate(LibC.SOCKADDR_SIZE, 8);
         MemorySegment slots = arena.allocate(DESTINATIONS * 32L, 8);
         for (int i = 0; i < DESTINATIONS; i++) {
-            destinations[i] = slots.asSlice(i * 32L, 32);
+            destinations[i] = forCalls(slots.asSlice(i * 32L, 32));
         }
         pollFds = arena.allocate(16, 8);
         eventValue = arena.allocate(ValueLayout.JAVA_LONG);
@@ -169,6 +169,16 @@ public final class NativeUdpLink implements Link {
         pollFds.set(ValueLayout.JAVA_INT, 8, wakeFd);
         pollFds.set(ValueLayout.JAVA_SHORT, 12, LibC.POLLIN);
         java.util.Arrays.fill(senders, -1);
+    }
+
+    /**
+     * The same native memory without its arena: a downcall given a segment of a shared arena
+     * acquires and releases the arena (two atomic updates) for each such argument. The link's
+     * contract (used by one thread at a time, which also closes it, before the engine frees
+     * its buffers) keeps the memory alive while a call uses it. A heap segment stays as it is.
+     */
+    static MemorySegment forCalls(MemorySegment s) {
+        return s.isNative() ? MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize()) : s;
     }
 
     @Override
@@ -222,7 +232,7 @@ public final class NativeUdpLink implements Link {
         }
         if (buffer != sendBuffer) {
             sendBuffer = buffer;
-            sendSegment = MemorySegment.ofBuffer(buffer.duplicate().clear());
+            sendSegment = forCalls(MemorySegment.ofBuffer(buffer.duplicate().clear()));
         }
         int slot = destinationSlot(to);
         if (destinationLengths[slot] < 0) {
@@ -258,7 +268,7 @@ public final class NativeUdpLink implements Link {
     public int receive(ByteBuffer buffer) {
         if (buffer != receiveBuffer) {
             receiveBuffer = buffer;
-            receiveSegment = MemorySegment.ofBuffer(buffer.duplicate().clear());
+            receiveSegment = forCalls(MemorySegment.ofBuffer(buffer.duplicate().clear()));
         }
         buffer.clear();
         if (closed) {

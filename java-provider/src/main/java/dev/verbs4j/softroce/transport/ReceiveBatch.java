@@ -19,11 +19,7 @@ final class ReceiveBatch {
 
     private final int capacity;
     private final MemorySegment messages;
-    /**
-     * The same memory as {@link #messages} without its arena: a downcall given it does not
-     * acquire the (shared) arena, which costs two atomic updates per call. The link's
-     * contract (one thread at a time, closed by that thread) keeps the memory alive meanwhile.
-     */
+    /** {@link #messages} {@linkplain NativeUdpLink#forCalls for calls}. */
     private final MemorySegment messagesForCall;
     private final MemorySegment[] data;
     private final MemorySegment[] names;
@@ -34,7 +30,7 @@ final class ReceiveBatch {
     ReceiveBatch(Arena arena, int capacity) {
         this.capacity = capacity;
         messages = arena.allocate(capacity * MMSGHDR_SIZE, 8);
-        messagesForCall = MemorySegment.ofAddress(messages.address()).reinterpret(messages.byteSize());
+        messagesForCall = NativeUdpLink.forCalls(messages);
         MemorySegment iovecs = arena.allocate(capacity * IOVEC_SIZE, 8);
         MemorySegment addresses = arena.allocate(capacity * 32L, 8);
         MemorySegment buffers = arena.allocate((long) capacity * DATAGRAM_ROOM, 64);
