@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
 /**
  * The UDP socket of {@link UdpLink}, made and driven through the C library on Linux: the
  * same socket options and the same packets, but received with {@code recvfrom} into a
- * socket address this link owns. The sender of each datagram is looked up in a small table
+ * socket address this link owns (or, with {@link #BATCH_PROPERTY}, several per {@code recvmmsg}). The sender of each datagram is looked up in a small table
  * of the sources seen so far, so a device talking with many queue pairs (each sending from
  * its own UDP source port) gets the same {@link InetSocketAddress} object for each sender
  * and allocates nothing per packet; {@code DatagramChannel.receive} remembers only the last
