@@ -47,6 +47,7 @@ final class LibC {
     private static final int EFD_NONBLOCK = 0x800;
     private static final int EFD_CLOEXEC = 0x80000;
     private static final int EADDRINUSE = 98;
+    private static final int MSG_DONTWAIT = 0x40;
 
     static final boolean AVAILABLE;
     private static final MethodHandle SOCKET;
@@ -57,6 +58,7 @@ final class LibC {
     private static final MethodHandle STRERROR;
     private static final MethodHandle RECVFROM;
     private static final MethodHandle SENDTO;
+    private static final MethodHandle RECVMMSG;
     private static final MethodHandle POLL;
     private static final MethodHandle READ;
     private static final MethodHandle WRITE;
@@ -75,7 +77,7 @@ final class LibC {
         ValueLayout i = ValueLayout.JAVA_INT;
         ValueLayout l = ValueLayout.JAVA_LONG;
         ValueLayout p = ValueLayout.ADDRESS;
-        MethodHandle[] h = new MethodHandle[12];
+        MethodHandle[] h = new MethodHandle[13];
         boolean found = linux;
         if (linux) {
             try {
@@ -92,6 +94,7 @@ final class LibC {
                 h[9] = handle(linker, libc, "read", FunctionDescriptor.of(l, i, p, l), critical);
                 h[10] = handle(linker, libc, "write", FunctionDescriptor.of(l, i, p, l), critical);
                 h[11] = handle(linker, libc, "close", FunctionDescriptor.of(i, i));
+                h[12] = handle(linker, libc, "recvmmsg", FunctionDescriptor.of(i, i, p, i, i, p), critical);
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 found = false;
             }
@@ -109,6 +112,7 @@ final class LibC {
         READ = h[9];
         WRITE = h[10];
         CLOSE = h[11];
+        RECVMMSG = h[12];
     }
 
     private LibC() {
@@ -261,6 +265,15 @@ final class LibC {
     static long receiveFrom(int fd, MemorySegment buffer, long capacity, MemorySegment source, MemorySegment sourceLength) {
         try {
             return (long) RECVFROM.invokeExact(fd, buffer, capacity, 0, source, sourceLength);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code recvmmsg} without waiting, flag and timeout. @return the datagrams received, or -1 when none is waiting (or the call failed) */
+    static int receiveMany(int fd, MemorySegment messages, int count) {
+        try {
+            return (int) RECVMMSG.invokeExact(fd, messages, count, MSG_DONTWAIT, MemorySegment.NULL);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
