@@ -30,6 +30,8 @@ final class End {
     final MemorySegment buf;
     final MemoryRegion mr;
 
+    /** send_bw: whether this side's receives are posted (they stay posted from run to run). */
+    boolean receivesPosted;
     private final QpInitAttributes init;
     private final List<QueuePair> extraQps = new ArrayList<>();
 
@@ -39,6 +41,11 @@ final class End {
      * @param flush         whether the queue pair and region allow FLUSH and ATOMIC WRITE
      * @param fastRegister  whether the queue pair allows fast-register work requests
      */
+    /** The length of send_bw's receives: half the buffer, which holds the largest message of a run. */
+    int receiveLength() {
+        return (int) Math.min(Integer.MAX_VALUE, buf.byteSize() / 2);
+    }
+
     End(Device device, Arena arena, long bufferSize, int depth, boolean flush, MemorySegment memory, boolean fastRegister) {
         ctx = device.open();
         pd = ctx.allocatePd();

@@ -74,8 +74,8 @@ final class PerfTargets {
     private void repetition() {
         try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
                 new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
-            add("udp_lat", udp.latency(LATENCY_SIZE, o.iterationsOr(10_000)));
-            add("udp_bw", udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000)));
+            measure("udp_lat", () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000)));
+            measure("udp_bw", () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -84,10 +84,10 @@ final class PerfTargets {
             System.setProperty("verbs4j.soft.progress", progress);
             try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
                 for (String test : LATENCY) {
-                    add(test + "/" + progress, VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
+                    measure(test + "/" + progress, () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
                 }
                 for (String test : BANDWIDTH) {
-                    add(test + "/" + progress, bandwidth(test, lb, 1));
+                    measure(test + "/" + progress, () -> bandwidth(test, lb, 1));
                 }
             }
         }
@@ -97,7 +97,7 @@ final class PerfTargets {
         for (int qps : QUEUE_PAIRS) {
             // A pair's queue pairs are made once: each count gets pairs of its own.
             try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
-                add("write_bw/" + THREAD + "/q" + qps, bandwidth("write_bw", lb, qps));
+                measure("write_bw/" + THREAD + "/q" + qps, () -> bandwidth("write_bw", lb, qps));
             }
         }
         System.setProperty("verbs4j.soft.progress", o.progress);
@@ -115,10 +115,10 @@ final class PerfTargets {
             Device device = DeviceChoice.choose(o.provider, "soft1", null);
             try (PerfClient client = PerfClient.connect(device, "127.0.0.1", SERVER_PORT, 1 << 17, o.depth, o.mtu, 1, false)) {
                 for (String test : TWO_PROCESS_LATENCY) {
-                    add(test + "/" + progress + "/2p", VerbsTests.latency(test, client, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
+                    measure(test + "/" + progress + "/2p", () -> VerbsTests.latency(test, client, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
                 }
                 for (String test : TWO_PROCESS_BANDWIDTH) {
-                    add(test + "/" + progress + "/2p", bandwidth(test, client, 1));
+                    measure(test + "/" + progress + "/2p", () -> bandwidth(test, client, 1));
                 }
             }
         } finally {
@@ -132,7 +132,22 @@ final class PerfTargets {
                 new VerbsTests.Pipeline(o.depth, qps, o.cqMod, o.postList), 0);
     }
 
-    private void add(String key, Result r) {
+    /** One measurement of a repetition. */
+    @FunctionalInterface
+    private interface Measurement {
+        Result run() throws IOException;
+    }
+
+    /** Runs one measurement and keeps it under {@code key}; a failure names the measurement. */
+    private void measure(String key, Measurement measurement) {
+        Result r;
+        try {
+            r = measurement.run();
+        } catch (IOException e) {
+            throw new UncheckedIOException(key + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(key + ": " + e.getMessage(), e);
+        }
         runs.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
     }
 

@@ -56,10 +56,13 @@ final class VerbsTests {
         }
         boolean send = test.equals("send_bw");
         End responder = lb.responder();
-        if (send && responder != null) {
+        if (send && responder != null && !responder.receivesPosted) {
+            // Once per pair: each receive taken is replaced, so the next run (--repeat, -a)
+            // finds them all posted, each long enough for any message of the pair's buffer.
             for (int i = 0; i < depth; i++) {
-                responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, size));
+                responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, responder.receiveLength()));
             }
+            responder.receivesPosted = true;
         }
         int list = pipeline.postList();
         Posting posting = new Posting(requesters, list,
@@ -197,7 +200,7 @@ final class VerbsTests {
             if (send && responder != null) {
                 int r = responder.cq.poll(wcs, wcs.length);
                 for (int i = 0; i < r; i++) {
-                    responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, size));
+                    responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, responder.receiveLength()));
                 }
             }
             windowDone += done;
