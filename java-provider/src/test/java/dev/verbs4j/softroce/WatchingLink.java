@@ -1,5 +1,6 @@
 package dev.verbs4j.softroce;
 
+import dev.verbs4j.softroce.transport.ForwardingLink;
 import dev.verbs4j.softroce.transport.Link;
 import dev.verbs4j.softroce.wire.PacketView;
 
@@ -15,8 +16,7 @@ import java.util.function.Predicate;
  * the ones a test chooses (held packets go out, in order, when the test releases them);
  * for state machine tests.
  */
-final class WatchingLink implements Link {
-    private final Link inner;
+final class WatchingLink extends ForwardingLink {
     private final PacketView view = new PacketView();
     volatile Predicate<PacketView> drop = p -> false;
     volatile Predicate<PacketView> hold = p -> false;
@@ -27,12 +27,7 @@ final class WatchingLink implements Link {
     }
 
     WatchingLink(Link inner) {
-        this.inner = inner;
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return inner.localAddress();
+        super(inner);
     }
 
     @Override
@@ -83,26 +78,12 @@ final class WatchingLink implements Link {
         return sent.stream().filter(p -> p[0] == opcode).count();
     }
 
-    @Override
-    public int receive(ByteBuffer buffer) {
-        return inner.receive(buffer);
-    }
-
-    @Override
-    public InetSocketAddress source() {
-        return inner.source();
-    }
-
+    /** The simulated pair steps its engines itself: nothing waits. */
     @Override
     public void await(long timeoutNs) {
     }
 
     @Override
     public void wakeup() {
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }

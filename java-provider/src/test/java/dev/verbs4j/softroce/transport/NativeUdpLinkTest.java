@@ -1,5 +1,8 @@
 package dev.verbs4j.softroce.transport;
 
+import static dev.verbs4j.softroce.transport.NativeLinkTesting.address;
+import static dev.verbs4j.softroce.transport.NativeLinkTesting.datagram;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,19 +30,7 @@ class NativeUdpLinkTest {
 
     @BeforeAll
     static void onLinux() {
-        assumeTrue(NativeUdpLink.available(), "the native UDP link needs Linux on x86-64 or AArch64");
-    }
-
-    private static InetSocketAddress address(String ip, int port) {
-        return new InetSocketAddress(InetAddress.ofLiteral(ip), port);
-    }
-
-    private static ByteBuffer datagram(int length, int seed) {
-        ByteBuffer b = ByteBuffer.allocateDirect(9000);
-        for (int i = 0; i < length; i++) {
-            b.put(i, (byte) (seed + i * 7));
-        }
-        return b;
+        NativeLinkTesting.assumeNativeLink();
     }
 
     /** Receives one datagram, waiting up to a second for it. */
