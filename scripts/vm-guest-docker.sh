@@ -91,21 +91,28 @@ restore_rxe0() {
 trap restore_rxe0 EXIT
 
 suite_args="--timeout-ms 30000"
-tests=" ${VERBS4J_DOCKER_TESTS:-suite containers} "
-if [[ $tests == *" suite "* ]]; then
-    step "RxeConformanceContainerTest through Testcontainers"
-    start=$SECONDS
-    # The guest's root is the host's, so where the host is itself a container (/.dockerenv)
-    # Testcontainers believes it runs in one and asks for the gateway of the engine's "bridge"
-    # network, which this engine has none of: the host override answers instead.
+# docker_test CLASS LOG [-Dverbs4j.docker.*=...]: one of docker/'s tests through Testcontainers,
+# with what both share (the image's context, the report folder, the cached base and packages).
+# The guest's root is the host's, so where the host is itself a container (/.dockerenv)
+# Testcontainers believes it runs in one and asks for the gateway of the engine's "bridge"
+# network, which this engine has none of: the host override answers instead.
+docker_test() {
+    local class=$1 log=$2
+    shift 2
     TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
     java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
         -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
         -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
-        -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.label="$label" \
-        -Dverbs4j.docker.netdev="$netdev" -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
+        -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
         -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
-        dev.verbs4j.docker.RxeConformanceContainerTest > "$out/testcontainers.log" 2>&1
+        "$@" "$class" > "$log" 2>&1
+}
+tests=" ${VERBS4J_DOCKER_TESTS:-suite containers} "
+if [[ $tests == *" suite "* ]]; then
+    step "RxeConformanceContainerTest through Testcontainers"
+    start=$SECONDS
+    docker_test dev.verbs4j.docker.RxeConformanceContainerTest "$out/testcontainers.log" \
+        -Dverbs4j.docker.label="$label" -Dverbs4j.docker.netdev="$netdev"
     echo $? > "$out/testcontainers.rc"
     grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|\[verbs4j-rxe\])|^kernel rxe:|tests (successful|failed|skipped|aborted)' "$out/testcontainers.log"
     timing testcontainers $((SECONDS - start))
@@ -146,15 +153,8 @@ if [[ $tests == *" containers "* ]]; then
     if [[ $tests == *" suite "* ]] && docker image inspect "$image" > /dev/null 2>&1; then
         built_image=$image
     fi
-    TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
-    java_run -cp "docker/target/test-classes:docker/target/classes:$(cat docker/target/test-classpath.txt)" \
-        -Dverbs4j.docker.contextDir="$root/docker" -Dverbs4j.docker.imageDir="$root/docker/target/image" \
-        -Dverbs4j.docker.reportDir="$root/$report" -Dverbs4j.docker.baseImage="$RXEVM_DOCKER_BASE" \
-        -Dverbs4j.docker.cacheFrom="$RXEVM_DOCKER_PACKAGES_IMAGE" -Dverbs4j.docker.containersLabel="$containers_label" \
-        -Dverbs4j.docker.builtImage="$built_image" \
-        -Dverbs4j.docker.javaOptions=-XX:TieredStopAtLevel=1 \
-        -Dverbs4j.docker.suiteArgs="$suite_args" -Dverbs4j.docker.timeoutMinutes=15 \
-        dev.verbs4j.docker.SoftRxeContainersTest > "$out/containers.log" 2>&1
+    docker_test dev.verbs4j.docker.SoftRxeContainersTest "$out/containers.log" \
+        -Dverbs4j.docker.containersLabel="$containers_label" -Dverbs4j.docker.builtImage="$built_image"
     containers_rc=$?
     echo "$containers_rc" > "$out/containers.rc"
     grep -E '^\[rxe container\] (SKIPPED:|FAILED, not|report copied|two containers:|soft agent at|\[verbs4j-rxe\])|^\[soft container\] soft side|^two containers|tests (successful|failed|skipped|aborted)' "$out/containers.log"
