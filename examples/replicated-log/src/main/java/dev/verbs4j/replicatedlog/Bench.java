@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Appends per second and latency of one writer with 1 and 3 replicas, 64 B and 4 KiB
@@ -73,22 +74,26 @@ final class Bench {
                 });
                 threads.add(t);
             }
-            System.out.printf("replicated-log bench: provider %s, writer %s, %d repetitions (median), files in %s%n",
+            System.out.printf("replicated-log bench: provider %s, writer %s, %d repetitions (medians), files in %s;"
+                    + " cost: persistent against global, appends/s divided, latencies multiplied%n",
                     provider.name(), contexts.getFirst().device().name(), reps, dir);
-            System.out.printf("%-8s %-9s %-11s %12s %14s%n", "bytes", "replicas", "FLUSH", "appends/s", "latency [us]");
+            System.out.println(" #bytes     #replicas  FLUSH       #iters     appends/s  t_typical  t_avg      t_99%      (usec)");
             for (int size : SIZES) {
                 long appends = size > 1024 ? Math.max(10, appendsSmall / 4) : appendsSmall;
                 for (int replicas : REPLICAS) {
                     double[] global = null;
                     for (FlushType placement : new FlushType[]{FlushType.GLOBAL, FlushType.PERSISTENT}) {
                         double[] figures = measure(contexts.getFirst(), servers, sockets, replicas, size, placement, appends, reps);
-                        System.out.printf("%-8d %-9d %-11s %12.0f %14.1f%n", size, replicas,
-                                placement == FlushType.PERSISTENT ? "persistent" : "global", figures[0], figures[1]);
+                        System.out.printf(Locale.ROOT, " %-10d %-10d %-11s %-10d %-10.0f %-10.1f %-10.1f %-10.1f%n", size, replicas,
+                                placement == FlushType.PERSISTENT ? "persistent" : "global", appends, figures[0], figures[1],
+                                figures[2], figures[3]);
                         if (placement == FlushType.GLOBAL) {
                             global = figures;
                         } else {
-                            System.out.printf("%-8s %-9s %-11s %11.2fx %13.2fx%n", "", "", "  ratio",
-                                    global[0] / figures[0], figures[1] / global[1]);
+                            System.out.printf(Locale.ROOT, " %-10s %-10s %-11s %-10s %-10s %-10s %-10s%n", "", "", "cost", "",
+                                    String.format(Locale.ROOT, "/%.2f", global[0] / figures[0]),
+                                    String.format(Locale.ROOT, "x%.2f", figures[1] / global[1]),
+                                    String.format(Locale.ROOT, "x%.2f", figures[2] / global[2]));
                         }
                     }
                 }
@@ -110,11 +115,13 @@ final class Bench {
         return 0;
     }
 
-    /** The median appends/s and the median of the per-repetition median latencies (µs). */
+    /** Medians over the repetitions of: appends/s, the typical (median) latency, the average latency, the 99th percentile (µs). */
     private static double[] measure(DeviceContext writer, List<LogServer> servers, List<ServerSocket> sockets, int replicas,
                                     int size, FlushType placement, long appends, int reps) throws IOException {
         double[] rates = new double[reps];
-        double[] latencies = new double[reps];
+        double[] typical = new double[reps];
+        double[] average = new double[reps];
+        double[] p99 = new double[reps];
         long[] samples = new long[(int) appends];
         byte[] payload = new byte[size];
         for (int rep = -1; rep < reps; rep++) {
@@ -134,12 +141,18 @@ final class Bench {
                 long elapsed = System.nanoTime() - start;
                 if (rep >= 0) {
                     rates[rep] = appends * 1e9 / elapsed;
+                    double sum = 0;
+                    for (long ns : samples) {
+                        sum += ns;
+                    }
                     Arrays.sort(samples);
-                    latencies[rep] = samples[samples.length / 2] / 1e3;
+                    typical[rep] = samples[samples.length / 2] / 1e3;
+                    average[rep] = sum / samples.length / 1e3;
+                    p99[rep] = samples[(int) Math.min(samples.length - 1, samples.length * 99L / 100)] / 1e3;
                 }
             }
         }
-        return new double[]{median(rates), median(latencies)};
+        return new double[]{median(rates), median(typical), median(average), median(p99)};
     }
 
     private static double median(double[] values) {
