@@ -135,6 +135,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kills", type=int, default=int(os.environ.get("VERBS4J_POWER_LOSS_KILLS", "20")))
     ap.add_argument("--full", action="store_true", help="200 kills")
+    ap.add_argument("--max-seconds", type=int, default=0, help="start no boot after this many seconds (0: no limit)")
     ap.add_argument("--seed", type=int, default=int(os.environ.get("VERBS4J_POWER_LOSS_SEED", "0")) or None)
     ap.add_argument("--replicas", type=int, default=2)
     ap.add_argument("--size", type=int, default=64)
@@ -167,7 +168,13 @@ def main():
     total_acks = 0
     lost_kills = 0
     max_lost = 0
+    stopped = ""
+    k = 0
     for k in range(1, args.kills + 1):
+        if args.max_seconds and time.time() - start > args.max_seconds:
+            k -= 1
+            stopped = f" (stopped by --max-seconds after {k} of {args.kills} kills)"
+            break
         kill_after = rng.randint(args.min_acks, args.max_acks)
         t0 = time.time()
         boot_env = dict(env_vars)
@@ -193,9 +200,9 @@ def main():
         if lost and not args.negative:
             break
     elapsed = time.time() - start
-    ok = (lost_kills > 0) if args.negative else (lost_kills == 0)
+    ok = (lost_kills > 0) if args.negative else (lost_kills == 0 and k > 0)
     summary = (f"{name}: {'PASSED' if ok else 'FAILED'}: kills {k}, appends acknowledged {total_acks} (up to seq {acked}), "
-               f"kills that lost acknowledged appends {lost_kills} (at most {max_lost}), seed {seed}, {elapsed:.0f} s")
+               f"kills that lost acknowledged appends {lost_kills} (at most {max_lost}), seed {seed}, {elapsed:.0f} s{stopped}")
     if args.negative:
         summary += " (negative control: it must lose)"
     print(summary, flush=True)
