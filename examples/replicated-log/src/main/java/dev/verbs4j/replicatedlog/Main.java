@@ -54,6 +54,9 @@ public final class Main {
             };
         } catch (IllegalArgumentException e) {
             status = usage(e.getMessage());
+        } catch (IOException | java.io.UncheckedIOException | VerbsException e) {
+            System.out.println("replicated-log " + args[0] + " failed: " + e.getMessage());
+            status = 1;
         }
         System.out.flush();
         System.exit(status);

@@ -61,7 +61,7 @@ public final class Replicator implements AutoCloseable {
     private final FlushType placement;
     private final boolean fence;
     private final long timeoutNanos;
-    private final long capacity;
+    private long capacity;
     private long tail;
     private long nextSeq;
 
@@ -92,6 +92,17 @@ public final class Replicator implements AutoCloseable {
         completions = new WorkCompletion[n];
         staging = arena.allocate(LogLayout.recordBytes(maxPayload), 4096);
         stagingRegion = pd.registerMemory(staging, EnumSet.of(Access.LOCAL_WRITE));
+        try {
+            connect(servers, timeout);
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** The side channel to every server, the QPs brought up, and the replicas cut back to the common tail. */
+    private void connect(List<InetSocketAddress> servers, Duration timeout) throws IOException {
+        int n = servers.size();
         long[] tails = new long[n];
         long minTail = Long.MAX_VALUE;
         long seqAtMin = 1;
@@ -114,7 +125,7 @@ public final class Replicator implements AutoCloseable {
                 seqAtMin = offer.nextSeq();
             }
         }
-        capacity = minCapacity;
+        this.capacity = minCapacity;
         tail = minTail;
         nextSeq = seqAtMin;
         int behind = 0;
