@@ -171,10 +171,11 @@ main() {
     fi
 
     local disk=()
-    # cache=writeback: qemu writes what the guest writes back into the host's
-    # page cache, which outlives qemu; what the guest never wrote back is lost.
+    # qemu writes what the guest writes back into the host's page cache, which
+    # outlives qemu; what the guest never wrote back is lost. cache=unsafe: the
+    # guest's flushes do not reach the host's disk (the host does not crash).
     [ -z "$DISK_IMAGE" ] ||
-        disk=(-drive "file=${DISK_IMAGE//,/,,},format=raw,if=none,id=disk0,cache=writeback"
+        disk=(-drive "file=${DISK_IMAGE//,/,,},format=raw,if=none,id=disk0,cache=unsafe"
               -device virtio-blk-pci,drive=disk0)
     [ -z "$PID_FILE" ] || disk+=(-pidfile "$PID_FILE")
 

@@ -77,6 +77,13 @@ for ((i = 0; i < replicas; i++)); do
     grep '^server ' "/tmp/server$i.log"
 done
 echo "power-loss guest: $replicas replica(s) ready, appending $size-byte records"
-exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
-    -Dverbs4j.soft.devices=writer=127.0.0.100:47995 -cp "$classpath" \
-    dev.verbs4j.replicatedlog.Main append "${servers[@]}" --size "$size"
+# A writer whose append failed (a replica too slow for the retries under emulation) starts
+# again and resumes where the replicas agree; only the kill ends this boot.
+for attempt in 1 2 3 4 5; do
+    status=0
+    "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+        -Dverbs4j.soft.devices=writer=127.0.0.100:47995 -cp "$classpath" \
+        dev.verbs4j.replicatedlog.Main append "${servers[@]}" --size "$size" || status=$?
+    echo "power-loss guest: the writer exited with status $status (attempt $attempt), starting it again"
+done
+exit 1

@@ -42,6 +42,7 @@ import java.util.zip.CRC32C;
  */
 public final class Replicator implements AutoCloseable {
     private static final int SEND_DEPTH = 16;
+    private static final int ACK_TIMEOUT = 18;
 
     private final Arena arena = Arena.ofShared();
     private final ProtectionDomain pd;
@@ -107,7 +108,9 @@ public final class Replicator implements AutoCloseable {
         long minTail = Long.MAX_VALUE;
         long seqAtMin = 1;
         long minCapacity = Long.MAX_VALUE;
-        RcOptions options = new RcOptions();
+        // A persistent FLUSH waits for the disk: an ACK timeout of about 1 s (4.096 µs * 2^18)
+        // instead of 67 ms, so that a slow write-back is not taken for a lost packet.
+        RcOptions options = new RcOptions().timeout(ACK_TIMEOUT);
         for (int i = 0; i < n; i++) {
             completions[i] = new WorkCompletion();
             qps[i] = pd.createQp(new QpInitAttributes(QpType.RC, cq).capacity(SEND_DEPTH, 1, 1, 1, 0)
