@@ -2,7 +2,7 @@
 # Runs one command in a qemu micro-VM whose kernel has the Soft-RoCE driver
 # (rdma_rxe) set up as rxe0, and exits with the command's status.
 #
-#   run.sh [-k KERNEL] [-t TIMEOUT_S] [-n dummy|eth0|lo|veth] [-w DIR]... [-e VAR=VAL]... [-v] -- COMMAND...
+#   run.sh [-k KERNEL] [-t TIMEOUT_S] [-n dummy|eth0|lo|veth] [-w DIR]... [-e VAR=VAL]... [-d IMAGE] [-p PIDFILE] [-v] -- COMMAND...
 #
 # KERNEL selects a kernel fetch.sh cached (fetch.sh --kernels): a release or
 # a version prefix such as 6.1 or 6.12; the newest that answers boots. The
@@ -13,6 +13,10 @@
 # current directory with a clean environment, its stdout and stderr streamed
 # to ours. Exit status: COMMAND's, or 124 on timeout or when the guest gave
 # no status. See README.md for the network modes.
+# -d IMAGE attaches a raw disk image as the guest's /dev/vda (virtio-blk; the
+# guest's writes reach the image file when the guest writes them back, so a
+# SIGKILL of qemu loses what the guest kept in its page cache, as a power loss
+# would). -p PIDFILE has qemu write its process id there, for such a kill.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +30,9 @@ NET=dummy
 VERBOSE=0
 SHARES=()
 EXTRA_ENV=()
-while getopts ':k:t:n:w:e:vh' opt; do
+DISK_IMAGE=
+PID_FILE=
+while getopts ':k:t:n:w:e:d:p:vh' opt; do
     case $opt in
         k) RXEVM_KERNEL=$OPTARG ;;
         t) [[ $OPTARG =~ ^[0-9]+$ ]] || usage; TIMEOUT=$OPTARG ;;
@@ -34,6 +40,9 @@ while getopts ':k:t:n:w:e:vh' opt; do
         w) [ -d "$OPTARG" ] || rxevm_die "-w $OPTARG: not a directory"
            SHARES+=("$(realpath "$OPTARG")") ;;
         e) [[ $OPTARG == [A-Za-z_]*=* ]] || usage; EXTRA_ENV+=("$OPTARG") ;;
+        d) [ -f "$OPTARG" ] || rxevm_die "-d $OPTARG: not a file"
+           DISK_IMAGE=$(realpath "$OPTARG") ;;
+        p) PID_FILE=$(realpath -m "$OPTARG") ;;
         v) VERBOSE=1 ;;
         *) usage ;;
     esac
@@ -161,6 +170,15 @@ main() {
         loglevel=ignore_loglevel
     fi
 
+    local disk=()
+    # qemu writes what the guest writes back into the host's page cache, which
+    # outlives qemu; what the guest never wrote back is lost. cache=unsafe: the
+    # guest's flushes do not reach the host's disk (the host does not crash).
+    [ -z "$DISK_IMAGE" ] ||
+        disk=(-drive "file=${DISK_IMAGE//,/,,},format=raw,if=none,id=disk0,cache=unsafe"
+              -device virtio-blk-pci,drive=disk0)
+    [ -z "$PID_FILE" ] || disk+=(-pidfile "$PID_FILE")
+
     local start_ns
     start_ns=$(date +%s%N)
     # timeout(1) enforces -t (exit 124). setpriv --pdeathsig makes both it and
@@ -183,7 +201,7 @@ main() {
         -device virtio-rng-pci \
         -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
         -virtfs "local,path=$RUN_DIR,mount_tag=rxevm,security_model=none" \
-        "${QEMU_SHARES[@]}" \
+        "${QEMU_SHARES[@]}" "${disk[@]}" \
         $( [ "$NET" != eth0 ] || echo "-netdev user,id=net0,restrict=on -device virtio-net-pci,netdev=net0,romfile=" ) \
         </dev/null >"$RUN_DIR/qemu.log" 2>&1 9>&- &
     VM_PID=$!

@@ -16,8 +16,10 @@ use_maven
 version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -n 1)
 bom_version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' bom/pom.xml | head -n 1)
 example_version=$(sed -n 's:.*<verbs4j.version>\(.*\)</verbs4j.version>.*:\1:p' examples/pom.xml)
-if [ "$version" != "$bom_version" ] || [ "$version" != "$example_version" ]; then
-    echo "FAILED: versions differ: build $version, bom/pom.xml $bom_version, examples/pom.xml $example_version" >&2
+log_version=$(sed -n 's:.*<verbs4j.version>\(.*\)</verbs4j.version>.*:\1:p' examples/replicated-log/pom.xml)
+if [ "$version" != "$bom_version" ] || [ "$version" != "$example_version" ] || [ "$version" != "$log_version" ]; then
+    echo "FAILED: versions differ: build $version, bom/pom.xml $bom_version, examples/pom.xml $example_version," \
+         "examples/replicated-log/pom.xml $log_version" >&2
     exit 1
 fi
 repo="$root/target/examples-repo"
@@ -44,3 +46,5 @@ if ! grep -q '^ibverbs provider: module dev.verbs4j.ibverbs, ' "$log" || grep -q
     echo "FAILED: the example did not load the ibverbs provider's JNI library from its platform jar" >&2
     exit 1
 fi
+echo "== examples: building and testing examples/replicated-log against the installed artifacts"
+"$MVN" -B -ntp -q -Dstyle.color=never -s "$settings" -f examples/replicated-log/pom.xml clean package

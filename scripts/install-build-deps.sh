@@ -4,7 +4,8 @@
 # its connection-manager library links against, and a C++
 # compiler for its JNI layer; and the two programs that check our packet captures
 # independently of us: tshark (Wireshark's dissectors) and scapy (its RoCE layer computes
-# the ICRC). Newer rdma-core headers (FLUSH) are fetched by the native module's own build.
+# the ICRC); and e2fsprogs, whose mkfs.ext4 and debugfs make and read the power-loss test's
+# disk image without mounting it. Newer rdma-core headers (FLUSH) are fetched by the native module's own build.
 # Does nothing when everything is present.
 set -euo pipefail
 needed=()
@@ -16,6 +17,7 @@ command -v g++ >/dev/null 2>&1 || needed+=(g++)
 command -v dpkg-deb >/dev/null 2>&1 || needed+=(dpkg)
 command -v tshark >/dev/null 2>&1 || needed+=(tshark)
 [ -f /usr/lib/python3/dist-packages/scapy/contrib/roce.py ] || needed+=(python3-scapy)
+{ command -v debugfs && command -v mkfs.ext4; } >/dev/null 2>&1 || needed+=(e2fsprogs)
 if [ ${#needed[@]} -eq 0 ]; then
     exit 0
 fi

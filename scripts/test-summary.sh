@@ -35,6 +35,20 @@ if [ -f "$vm_summary" ]; then
         echo "kernel rxe (micro-VM): SKIPPED: ${VM_REASON:-}"
     fi
 fi
+# The replicated log's power-loss runs in the micro-VM (scripts/vm-power-loss.py): the run on
+# the soft provider and its negative control count one test each; the kernel rxe's line is a
+# skip with its reason.
+for result in "$root/target/vm/power-loss.txt" "$root/target/vm/power-loss-negative.txt"; do
+    [ -f "$result" ] || continue
+    while IFS= read -r line; do
+        echo "$line"
+        case $line in
+            "power-loss ibverbs-rxe: "*) tests=$((tests + 1)); skipped=$((skipped + 1)) ;;
+            *": PASSED: "*) tests=$((tests + 1)); passed=$((passed + 1)) ;;
+            *) tests=$((tests + 1)); failed=$((failed + 1)) ;;
+        esac
+    done < "$result"
+done
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 if [ "$tests" -eq 0 ]; then
     echo "no test ran" >&2

@@ -8,12 +8,13 @@
 # Between them, a second boot of the newest kernel runs docker/'s container suite on a Docker
 # engine in the guest, then the cross-provider suite between an ibverbs and a soft container on
 # one Docker network (scripts/vm-guest-docker.sh, images from rxe-vm/docker-image.sh).
+# Last, the replicated log's power-loss test (scripts/vm-power-loss.py), one boot per kill.
 # Where the VM cannot run, says SKIPPED with the reason. Needs a finished host build.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p target/vm
-rm -rf target/vm/*.rc target/vm/summary.env target/vm/perf.jsonl target/vm/kernels
+rm -rf target/vm/*.rc target/vm/summary.env target/vm/perf.jsonl target/vm/kernels target/vm/power-loss*.txt
 kernels=${VERBS4J_KERNELS:-releases}
 
 if ! reason=$(rxe-vm/available.sh 2>&1); then
@@ -60,4 +61,20 @@ echo "== kernel rxe suite: the ibverbs-rxe suite on the other kernels ($kernels)
 kernels_status=0
 scripts/vm-kernels.sh --kernels "$kernels" --except-default || kernels_status=$?
 echo "== kernel rxe suite: the other kernels took $(( $(date +%s) - start )) s"
-python3 scripts/vm-evaluate.py && [ "$kernels_status" -eq 0 ]
+# The replicated log's power-loss test (examples/replicated-log): soft-provider servers in the
+# guest, their files on a virtio disk, qemu SIGKILLed at seeded random points; every
+# acknowledged append must survive. Then its negative control (force() skipped by the soft
+# provider's test-only switch) must lose some. About 60-90 s per kill under TCG (a boot,
+# three JVM starts, the check). VERBS4J_POWER_LOSS_KILLS sets the kills (the
+# full run: 200); VERBS4J_POWER_LOSS_SEED replays a run.
+start=$(date +%s)
+power_kills=${VERBS4J_POWER_LOSS_KILLS:-8}
+echo "== power loss: $power_kills kill(s) of the VM while the replicated log appends, then the negative control"
+power_status=0
+python3 scripts/vm-power-loss.py --kills "$power_kills" --probe-rxe 2>&1 | tee target/vm/power-loss.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || power_status=1
+python3 scripts/vm-power-loss.py --negative --kills 3 2>&1 | tee target/vm/power-loss-negative.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || power_status=1
+echo "== power loss: $(grep -h '^power-loss' target/vm/power-loss.txt target/vm/power-loss-negative.txt 2>/dev/null | tr '\n' ';')"
+echo "== power loss took $(( $(date +%s) - start )) s$([ "$power_status" -eq 0 ] || echo ': FAILED')"
+python3 scripts/vm-evaluate.py && [ "$kernels_status" -eq 0 ] && [ "$power_status" -eq 0 ]

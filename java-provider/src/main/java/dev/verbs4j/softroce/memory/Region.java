@@ -15,6 +15,22 @@ import java.lang.foreign.MemorySegment;
  * {@link #segmentAt}, which map a region offset to memory.
  */
 public final class Region extends MemoryObject {
+    /**
+     * TEST ONLY, never set otherwise: with {@code -Dverbs4j.soft.testOnly.skipForce=true} a
+     * persistent FLUSH is acknowledged without writing the range back to its file. It exists
+     * so that the power-loss test (scripts/vm-guest-power-loss.sh) can show it detects a
+     * missing write-back: its negative control must then lose acknowledged records.
+     */
+    static final String TEST_ONLY_SKIP_FORCE_PROPERTY = "verbs4j.soft.testOnly.skipForce";
+    private static final boolean TEST_ONLY_SKIP_FORCE = Boolean.getBoolean(TEST_ONLY_SKIP_FORCE_PROPERTY);
+
+    static {
+        if (TEST_ONLY_SKIP_FORCE) {
+            System.err.println("verbs4j soft: " + TEST_ONLY_SKIP_FORCE_PROPERTY
+                    + " is set: persistent FLUSH is acknowledged WITHOUT writing back (test only)");
+        }
+    }
+
     private MemorySegment memory;
     /** Page {@code i} is {@code pageMemory[i]} from {@code pageOffsets[i]}; {@code pageCount} are in use. */
     private final MemorySegment[] pageMemory;
@@ -267,6 +283,9 @@ public final class Region extends MemoryObject {
 
     /** Forces a mapped slice; false when the system fails to write it back or its memory was freed under it. */
     private static boolean force(MemorySegment slice) {
+        if (TEST_ONLY_SKIP_FORCE) {
+            return true;
+        }
         try {
             slice.force();
             return true;
