@@ -31,11 +31,13 @@ final class SoftCounterLine {
                 if (!server.isRegistered(bean)) {
                     continue;
                 }
+                java.util.Map<String, Long> counters = new java.util.HashMap<>();
                 long drops = 0;
                 StringBuilder others = new StringBuilder();
                 for (MBeanAttributeInfo a : server.getMBeanInfo(bean).getAttributes()) {
                     String name = a.getName();
                     long value = (Long) server.getAttribute(bean, name);
+                    counters.put(name, value);
                     if (name.startsWith("drop_")) {
                         drops += value;
                     }
@@ -44,9 +46,8 @@ final class SoftCounterLine {
                     }
                 }
                 sb.append(String.format(" %s: out %d, in %d, retransmits %d, timeouts %d, drops %d%s;", device,
-                        (Long) server.getAttribute(bean, "packets_out"), (Long) server.getAttribute(bean, "packets_in"),
-                        (Long) server.getAttribute(bean, "retransmits"), (Long) server.getAttribute(bean, "timeouts"),
-                        drops, others));
+                        counters.get("packets_out"), counters.get("packets_in"), counters.get("retransmits"),
+                        counters.get("timeouts"), drops, others));
             } catch (JMException ex) {
                 sb.append(' ').append(device).append(": counters unreadable (").append(ex.getMessage()).append(");");
             }
