@@ -179,7 +179,7 @@ final class SoftQp extends Resource implements QueuePair {
         } catch (VerbsException e) {
             throw closedMeanwhileOr(e);
         }
-        device.posted(System.nanoTime());
+        device.posted(engine, System.nanoTime());
     }
 
     /**

@@ -65,16 +65,16 @@ class PollingHelpsTest {
             pair.a.qp.postSend(new SendWorkRequest().wrId(1).buffer(pair.a.mr, 0, 8).rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
             assertEquals(sent, engine.counters().get(PACKETS_OUT),
                     "on the fake clock the post is outside the help window: not sent yet");
-            engine.posted(helpedAt + INSIDE_WINDOW);
+            engine.posted(((SoftQp) pair.a.qp).engine, helpedAt + INSIDE_WINDOW);
             assertEquals(sent + 1, engine.counters().get(PACKETS_OUT),
                     "inside the help window the posting thread sends it");
 
             pair.a.qp.postSend(new SendWorkRequest().wrId(2).buffer(pair.a.mr, 0, 8).rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
-            engine.posted(helpedAt + OUTSIDE_WINDOW);
+            engine.posted(((SoftQp) pair.a.qp).engine, helpedAt + OUTSIDE_WINDOW);
             assertEquals(sent + 1, engine.counters().get(PACKETS_OUT),
                     "after the window the engine thread has taken over: the post does not step");
             engine.stopHelping();
-            engine.posted(helpedAt + INSIDE_WINDOW);
+            engine.posted(((SoftQp) pair.a.qp).engine, helpedAt + INSIDE_WINDOW);
             assertEquals(sent + 1, engine.counters().get(PACKETS_OUT),
                     "with no helper the post leaves the work to the engine thread");
             assertTrue(sim.runUntil(() -> engine.counters().get(PACKETS_OUT) == sent + 2, 100));

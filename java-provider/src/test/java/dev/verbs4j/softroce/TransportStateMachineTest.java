@@ -300,7 +300,55 @@ class TransportStateMachineTest {
             assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status());
             long ackRequests = linkA().sent.stream().filter(x -> x[2] == 1).count();
             assertEquals(2, ackRequests, "packet 64 and packet 100 ask for an ACK");
-            assertEquals(2, linkB().count(Opcodes.RC_ACKNOWLEDGE));
+            assertEquals(1, linkB().count(Opcodes.RC_ACKNOWLEDGE),
+                    "both arrive in one step of the responder, whose acknowledgement is held back to the next: one ACK"
+                            + " (of packet 100) acknowledges both");
+        }
+    }
+
+    /**
+     * A responder holds its positive acknowledgement back to its next step, so the reply the
+     * application posts in between leaves first (IBTA lets acknowledgements coalesce, and
+     * puts no rule on where they go among a responder's own requests).
+     */
+    @Test
+    void anAcknowledgementIsHeldBackOneStepAndFollowsTheReply() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            var engineA = sim.deviceA.engine();
+            var engineB = sim.deviceB.engine();
+            int before = linkB().sent.size();
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            engineA.doWork(sim.nowNs);
+            engineB.help(sim.nowNs);
+            assertEquals(before, linkB().sent.size(), "the WRITE is placed and its ACK held back");
+
+            p.b.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.b.mr, 0, 8)
+                    .rdmaWrite(p.a.mr.address(), p.a.mr.rkey()));
+            engineB.posted(((SoftQp) p.b.qp).engine, sim.nowNs + 1_000);
+            assertEquals(before + 2, linkB().sent.size(), "the posting thread sends the reply and the held ACK");
+            assertEquals(Opcodes.RC_RDMA_WRITE_ONLY, linkB().sent.get(before)[0], "the reply first");
+            assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before + 1)[0], "then the acknowledgement");
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.b.cq, 100).status());
+        }
+    }
+
+    /** With nothing posted in answer, the held acknowledgement leaves on the responder's very next step. */
+    @Test
+    void aHeldAcknowledgementLeavesOnTheNextStep() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            var engineB = sim.deviceB.engine();
+            int before = linkB().sent.size();
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            sim.deviceA.engine().doWork(sim.nowNs);
+            assertTrue(engineB.doWork(sim.nowNs) > 0, "a step that holds an acknowledgement back is not idle");
+            assertEquals(before, linkB().sent.size());
+            engineB.doWork(sim.nowNs);
+            assertEquals(before + 1, linkB().sent.size());
+            assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before)[0]);
+            assertEquals(0, engineB.doWork(sim.nowNs + 1_000), "then the responder is idle");
         }
     }
 

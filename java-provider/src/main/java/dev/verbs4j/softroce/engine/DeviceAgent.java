@@ -43,6 +43,7 @@ public final class DeviceAgent implements AutoCloseable {
         this.link = link;
         this.thread = Thread.ofPlatform().daemon().name("verbs4j-" + name).unstarted(this::run);
         engine.onWakeup(this::wakeup);
+        engine.joinSweep();
         thread.start();
     }
 

@@ -355,6 +355,7 @@ public final class DeviceEngine implements AutoCloseable {
     public int doWork(long nowNs) {
         lock.lock();
         try {
+            int due = heldAckCount;
             int work = receive(nowNs);
             if (gsi != null) {
                 work += gsi.doWork(nowNs);
@@ -362,6 +363,9 @@ public final class DeviceEngine implements AutoCloseable {
             for (int i = 0; i < active.size(); i++) {
                 work += active.get(i).doWork(nowNs);
             }
+            // Acknowledgements held back in an earlier step go now; those of this step wait
+            // for the next, which comes at once: a step that holds one back counts as work.
+            work += sendHeldAcks(due);
             if (work == 0) {
                 memory.sweepOne();
             }
@@ -372,14 +376,113 @@ public final class DeviceEngine implements AutoCloseable {
     }
 
     /**
+     * Holds {@code qp}'s positive acknowledgement back until the next step (its responder
+     * keeps what it acknowledges). A responder that acknowledged at once would send the
+     * acknowledgement in front of the application's answer to the request (the reply of a
+     * ping-pong, say), and on the answer's critical path; held back one step, it leaves after
+     * the answer, or at the start of the next poll. Call with the lock held.
+     */
+    void deferAck(QpEngine qp) {
+        if (heldAckCount == heldAcks.length) {
+            heldAcks = java.util.Arrays.copyOf(heldAcks, heldAcks.length * 2);
+        }
+        if (heldAckCount++ == 0 && swept) {
+            HeldAckSweep.holding();
+        }
+        heldAcks[heldAckCount - 1] = qp;
+    }
+
+    /** Sends the first {@code due} held acknowledgements; returns {@code due}, plus 1 if any are still held. */
+    private int sendHeldAcks(int due) {
+        if (heldAckCount == 0) {
+            return 0;
+        }
+        for (int i = 0; i < due; i++) {
+            heldAcks[i].responder.sendHeldAck();
+        }
+        int left = heldAckCount - due;
+        System.arraycopy(heldAcks, due, heldAcks, 0, left);
+        java.util.Arrays.fill(heldAcks, left, heldAckCount, null);
+        heldAckCount = left;
+        if (left == 0 && due > 0 && swept) {
+            HeldAckSweep.released();
+        }
+        return due + (left > 0 ? 1 : 0);
+    }
+
+    /** Sends every held acknowledgement unless another thread is inside the engine ({@link HeldAckSweep}). */
+    void trySendHeldAcks() {
+        if (lock.tryLock()) {
+            try {
+                sendHeldAcks(heldAckCount);
+            } catch (RuntimeException | AssertionError e) {
+                engineFault(e);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Lets polls of the other engines with a thread send this one's held acknowledgements,
+     * as its {@link DeviceAgent} does when it starts; undone by {@link #close}.
+     */
+    void joinSweep() {
+        lock.lock();
+        try {
+            swept = true;
+            HeldAckSweep.add(this);
+            if (heldAckCount > 0) {
+                HeldAckSweep.holding();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void leaveSweep() {
+        if (swept) {
+            swept = false;
+            HeldAckSweep.remove(this);
+            if (heldAckCount > 0) {
+                HeldAckSweep.released();
+            }
+        }
+    }
+
+    /** Whether this engine is in the {@link HeldAckSweep}. */
+    private boolean swept;
+
+    /** Queue pairs whose responder holds an acknowledgement back ({@link #deferAck}), in the order they did. */
+    private QpEngine[] heldAcks = new QpEngine[16];
+    private int heldAckCount;
+
+    /**
      * An application thread that polls an empty completion queue lends a hand: one step
      * ({@link #tryDoWork}), and the time it did, which tells the engine thread that it may
      * step back ({@link DeviceAgent}). Costs no allocation.
      */
     public int help(long nowNs) {
         HELPED_AT.setOpaque(this, nowNs);
+        Thread current = Thread.currentThread();
+        if (helper != current) {
+            helper = current;
+        }
+        HeldAckSweep.sweep(this, current, nowNs);
         return step(nowNs);
     }
+
+    /**
+     * Whether the held acknowledgements of this engine are {@code thread}'s to send from a
+     * poll of another device: that thread was the last to help this one (it has moved on),
+     * or nobody has helped for a while (the engine thread's tick would send them too).
+     */
+    boolean heldAcksLeftTo(Thread thread, long nowNs) {
+        return helper == thread || nowNs - helpedAtNs() >= HELP_WINDOW_NS;
+    }
+
+    /** The thread that last {@linkplain #help helped}: written by it, read by the others' sweeps. */
+    private volatile Thread helper;
 
     /**
      * {@link #tryDoWork} for the threads that drive the engine (its own, or a poll lending a
@@ -400,13 +503,23 @@ public final class DeviceEngine implements AutoCloseable {
      * work ({@link #help}), the engine thread only ticks, so the request would wait for that
      * thread's next poll of this device, which may never come if it now waits on another
      * device's queue (a ping-pong between two devices on one thread), or for the tick. The
-     * posting thread then does one step itself: its packets leave at once. Without a helper,
-     * the engine thread is awake or woken and takes the work as before.
+     * posting thread then sends {@code qp}'s new requests itself, and after them the
+     * acknowledgements held back ({@link #deferAck}): its packets leave at once, in front of
+     * the acknowledgements. It leaves receiving to the next poll, and does nothing when
+     * another thread is inside the engine, which then takes the work. Without a helper, the
+     * engine thread is awake or woken and takes the work as before.
      */
-    public void posted(long nowNs) {
+    public void posted(QpEngine qp, long nowNs) {
         long helped = helpedAtNs();
-        if (helped != 0 && nowNs - helped < HELP_WINDOW_NS) {
-            step(nowNs);
+        if (helped != 0 && nowNs - helped < HELP_WINDOW_NS && lock.tryLock()) {
+            try {
+                qp.transmit(nowNs);
+                sendHeldAcks(heldAckCount);
+            } catch (RuntimeException | AssertionError e) {
+                engineFault(e);
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -678,6 +791,7 @@ public final class DeviceEngine implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
+            leaveSweep();
             if (mbeans != null) {
                 mbeans.close();
                 mbeans = null;

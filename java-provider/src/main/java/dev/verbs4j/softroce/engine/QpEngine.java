@@ -342,6 +342,13 @@ public final class QpEngine {
     }
 
     /** One engine step: flush if in error, send, time out, report completions. */
+    /** Sends what was posted and is due, as a step would ({@link DeviceEngine#posted}); call with the lock held. */
+    void transmit(long nowNs) {
+        if (state == QpState.RTS || state == QpState.SQD) {
+            requester.doWork(nowNs);
+        }
+    }
+
     int doWork(long nowNs) {
         int work = 0;
         if (state == QpState.ERR) {

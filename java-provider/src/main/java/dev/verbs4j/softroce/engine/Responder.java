@@ -76,6 +76,18 @@ final class Responder {
     private int pendingCount;
     private long streamed;
 
+    /**
+     * A positive acknowledgement held back until the device's next step
+     * ({@link DeviceEngine#deferAck}): the PSN and MSN it acknowledges. Acknowledgements
+     * coalesce (IBTA 9.7.5.1: one acknowledges every request before it), so a later one
+     * replaces it, and any other response of this queue pair sends it first, which keeps
+     * responses in PSN order. Held back, it leaves after whatever the application posts in
+     * answer to the request, rather than in front of it.
+     */
+    private boolean ackHeld;
+    private int heldAckPsn;
+    private int heldAckMsn;
+
     Responder(QpEngine qp) {
         this.qp = qp;
         this.receiveSges = new ScatterGatherList(Math.max(1, qp.rq.maxSge()));
@@ -100,6 +112,7 @@ final class Responder {
         writeRegion = null;
         pendingCount = 0;
         streamed = 0;
+        ackHeld = false;
         for (ResponderResource r : resources) {
             r.type = ResponderResource.FREE;
         }
@@ -496,6 +509,7 @@ final class Responder {
      * @param headOnly stop after the oldest read is sent
      */
     private int sendPending(int budget, boolean headOnly) {
+        sendHeldAck();
         int sent = 0;
         MemoryTable memory = qp.device.memory();
         while (pendingCount > 0 && sent < budget) {
@@ -772,7 +786,23 @@ final class Responder {
 
     private void acknowledgeIfAsked(PacketView p, int psn) {
         if (qp.type == QpType.RC && p.bth().ackReq()) {
-            sendAck(ACK, psn);
+            if (!ackHeld) {
+                ackHeld = true;
+                qp.device.deferAck(qp);
+            }
+            heldAckPsn = psn;
+            heldAckMsn = msn;
+        }
+    }
+
+    /** Sends the acknowledgement held back, if there is one and the queue pair still answers. */
+    void sendHeldAck() {
+        if (ackHeld) {
+            ackHeld = false;
+            QpState s = qp.state;
+            if (s != QpState.RESET && s != QpState.INIT && s != QpState.ERR) {
+                transmitAck(ACK, heldAckPsn, heldAckMsn);
+            }
         }
     }
 
@@ -858,13 +888,19 @@ final class Responder {
     }
 
     private void sendAck(int syndrome, int psn) {
+        sendHeldAck();
+        transmitAck(syndrome, psn, msn);
+    }
+
+    private void transmitAck(int syndrome, int psn, int messageSequence) {
         PacketBuilder b = qp.device.startPacket(Opcodes.RC_ACKNOWLEDGE);
         b.bth().init(Opcodes.RC_ACKNOWLEDGE, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
-        b.aeth().init(syndrome, msn);
+        b.aeth().init(syndrome, messageSequence);
         qp.device.transmit(qp, 0);
     }
 
     private void sendAtomicAck(int psn, long original) {
+        sendHeldAck();
         PacketBuilder b = qp.device.startPacket(Opcodes.RC_ATOMIC_ACKNOWLEDGE);
         b.bth().init(Opcodes.RC_ATOMIC_ACKNOWLEDGE, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
         b.aeth().init(ACK, msn);
@@ -874,6 +910,7 @@ final class Responder {
 
     /** FLUSH and ATOMIC WRITE are answered by an RDMA READ RESPONSE ONLY with no payload. */
     private void sendReadResponseAck(int psn) {
+        sendHeldAck();
         PacketBuilder b = qp.device.startPacket(Opcodes.RC_RDMA_READ_RESPONSE_ONLY);
         b.bth().init(Opcodes.RC_RDMA_READ_RESPONSE_ONLY, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
         b.aeth().init(ACK, msn);

@@ -162,7 +162,7 @@ public final class PerfCommand {
             for (int size : o.sizesFor(latency ? 8 : 65536, 2, 1 << 20)) {
                 results.addAll(repeat(o, out, () -> {
                     try {
-                        return latency ? udp.latency(size, o.iterationsOr(10_000))
+                        return latency ? udp.latency(size, o.iterationsOr(10_000), o.threads > 1)
                                 : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000));
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);

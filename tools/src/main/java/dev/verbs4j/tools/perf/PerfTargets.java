@@ -42,6 +42,9 @@ final class PerfTargets {
     private static final List<String> TWO_PROCESS_BANDWIDTH = List.of("write_bw", "send_bw");
     /** The side channel of the server child: apart from perf's default, so a server someone runs is left alone. */
     private static final int SERVER_PORT = 18519;
+    private static final List<String> PING_PONG = List.of("write_lat", "send_lat");
+    /** The key suffix of a ping-pong with a thread for each side (ib_write_lat's structure) rather than one for both. */
+    private static final String PER_SIDE = "/per-side";
     private static final String CALLER = "caller";
     private static final String THREAD = "thread";
 
@@ -74,7 +77,8 @@ final class PerfTargets {
     private void repetition() {
         try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
                 new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
-            measure("udp_lat", () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000)));
+            measure("udp_lat", () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), false));
+            measure("udp_lat" + PER_SIDE, () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), true));
             measure("udp_bw", () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -85,6 +89,10 @@ final class PerfTargets {
             try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
                 for (String test : LATENCY) {
                     measure(test + "/" + progress, () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
+                    if (PING_PONG.contains(test)) {
+                        measure(test + "/" + progress + PER_SIDE,
+                                () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), 2, 0));
+                    }
                 }
                 for (String test : BANDWIDTH) {
                     measure(test + "/" + progress, () -> bandwidth(test, lb, 1));
@@ -161,15 +169,15 @@ final class PerfTargets {
         out.println();
         out.println("| test | caller progress | engine threads (default) | threads vs caller | raw UDP | vs raw UDP (threads, caller) |");
         out.println("|---|---|---|---|---|---|");
+        Repeated udpLatPerSide = median("udp_lat" + PER_SIDE);
         for (String test : LATENCY) {
-            boolean pingPong = test.equals("write_lat") || test.equals("send_lat");
-            double udp = pingPong ? udpLat.median() : 2 * udpLat.median();
-            Repeated caller = median(test + "/" + CALLER);
-            Repeated thread = median(test + "/" + THREAD);
-            row(test + " 8 B" + (pingPong ? " (RTT/2)" : " (RTT)"), caller.describe("us"), thread.describe("us"),
-                    judge(thread.median() / caller.median(), 1.2, true, "x"),
-                    String.format(Locale.ROOT, "%.2f us%s", udp, pingPong ? "" : " (2 x udp_lat)"),
-                    judge(thread.median() / udp, 2.0, true, "x") + ", " + judge(caller.median() / udp, 2.0, true, "x"));
+            boolean pingPong = PING_PONG.contains(test);
+            if (pingPong) {
+                latencyRow(test + " 8 B (RTT/2), a thread per side", test + PER_SIDE, udpLatPerSide.median(), "");
+                latencyRow(test + " 8 B (RTT/2), one thread for both", test, udpLat.median(), "");
+            } else {
+                latencyRow(test + " 8 B (RTT)", test, 2 * udpLat.median(), " (2 x udp_lat)");
+            }
         }
         for (String test : BANDWIDTH) {
             Repeated caller = median(test + "/" + CALLER);
@@ -180,13 +188,8 @@ final class PerfTargets {
                             + judge(caller.median() / udpBw.median(), 0.9, false, "%"));
         }
         for (String test : TWO_PROCESS_LATENCY) {
-            boolean pingPong = !test.equals("read_lat");
-            double udp = pingPong ? udpLat.median() : 2 * udpLat.median();
-            Repeated caller = median(test + "/" + CALLER + "/2p");
-            Repeated thread = median(test + "/" + THREAD + "/2p");
-            row(test + " 8 B, two processes", caller.describe("us"), thread.describe("us"),
-                    judge(thread.median() / caller.median(), 1.2, true, "x"), String.format(Locale.ROOT, "%.2f us", udp),
-                    judge(thread.median() / udp, 2.0, true, "x") + ", " + judge(caller.median() / udp, 2.0, true, "x"));
+            boolean pingPong = PING_PONG.contains(test);
+            latencyRow(test + " 8 B, two processes", test + "/2p", pingPong ? udpLatPerSide.median() : 2 * udpLat.median(), "");
         }
         for (String test : TWO_PROCESS_BANDWIDTH) {
             Repeated caller = median(test + "/" + CALLER + "/2p");
@@ -202,8 +205,21 @@ final class PerfTargets {
                     judge(thread.median() / udpBw.median(), 0.9, false, "%"));
         }
         out.println();
-        out.println(String.format(Locale.ROOT, "raw UDP: ping-pong %s, bandwidth %s", udpLat.describe("us"), udpBw.describe("Gb/s")));
+        out.println(String.format(Locale.ROOT, "raw UDP: ping-pong %s with one thread, %s with a thread per side, bandwidth %s",
+                udpLat.describe("us"), udpLatPerSide.describe("us"), udpBw.describe("Gb/s")));
         out.println("targets met: " + met + " of " + targets);
+    }
+
+    /** A latency row: {@code key} in both progress models, against each other and against {@code udp} (µs). */
+    private void latencyRow(String name, String key, double udp, String udpNote) {
+        int slash = key.indexOf('/');
+        String test = slash < 0 ? key : key.substring(0, slash);
+        String suffix = slash < 0 ? "" : key.substring(slash);
+        Repeated caller = median(test + "/" + CALLER + suffix);
+        Repeated thread = median(test + "/" + THREAD + suffix);
+        row(name, caller.describe("us"), thread.describe("us"), judge(thread.median() / caller.median(), 1.2, true, "x"),
+                String.format(Locale.ROOT, "%.2f us%s", udp, udpNote),
+                judge(thread.median() / udp, 2.0, true, "x") + ", " + judge(caller.median() / udp, 2.0, true, "x"));
     }
 
     private void row(String... cells) {

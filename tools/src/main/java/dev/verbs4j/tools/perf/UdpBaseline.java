@@ -81,14 +81,58 @@ final class UdpBaseline implements AutoCloseable {
         }
     }
 
-    Result latency(int size, int iterations) throws IOException {
+    /**
+     * The ping-pong, half of each round trip: one thread plays both sides in turn, or, with
+     * {@code threadPerSide}, each side has a thread of its own (as ib_write_lat's two processes).
+     */
+    Result latency(int size, int iterations, boolean threadPerSide) throws IOException {
         long[] ns = new long[iterations];
-        pingPong(size, new long[Math.min(iterations, 1000)]);
+        pingPong(size, new long[Math.min(iterations, 1000)], threadPerSide);
         long allocBefore = Allocation.allocatedBytes();
-        pingPong(size, ns);
+        pingPong(size, ns, threadPerSide);
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
         return Result.latency("udp_lat", "DatagramChannel ping-pong " + addressA.getAddress().getHostAddress() + " <-> "
-                + addressB.getAddress().getHostAddress(), size, ns, alloc);
+                + addressB.getAddress().getHostAddress() + (threadPerSide ? ", a thread per side" : ", one thread"),
+                size, ns, alloc);
+    }
+
+    private void pingPong(int size, long[] ns, boolean threadPerSide) throws IOException {
+        if (!threadPerSide) {
+            pingPong(size, ns);
+            return;
+        }
+        Thread echo = Thread.ofPlatform().name("udp_lat responder").start(() -> echo(size, ns.length));
+        for (int i = 0; i < ns.length; i++) {
+            long t0 = System.nanoTime();
+            tx.clear().limit(size + HEADERS);
+            a.send(tx, addressB);
+            do {
+                rx.clear();
+            } while (a.receive(rx) == null);
+            ns[i] = (System.nanoTime() - t0) / 2;
+        }
+        try {
+            echo.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The responding side's thread: answers {@code count} datagrams, each as soon as it comes. */
+    private void echo(int size, int count) {
+        ByteBuffer in = ByteBuffer.allocateDirect(1 << 16);
+        ByteBuffer out = ByteBuffer.allocateDirect(size + HEADERS);
+        try {
+            for (int i = 0; i < count; i++) {
+                do {
+                    in.clear();
+                } while (b.receive(in) == null);
+                out.clear();
+                b.send(out, addressA);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void pingPong(int size, long[] ns) throws IOException {

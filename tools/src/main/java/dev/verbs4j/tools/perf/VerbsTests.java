@@ -261,12 +261,12 @@ final class VerbsTests {
                 PingPong.clearIncomingMark(b, size, false);
             }
         }
-        if (b == null || (test.equals("write_lat") && threads > 1)) {
+        if (b == null || (pingPong && threads > 1)) {
             lb.begin(test, size, ns.length);
             if (test.equals("write_lat")) {
                 writePingPong(lb, size, ns);
             } else if (test.equals("send_lat")) {
-                PingPong.driveSends(a, size, ns);
+                sendPingPong(lb, size, ns);
             } else {
                 requestResponse(test, lb, size, ns);
             }
@@ -351,9 +351,29 @@ final class VerbsTests {
         Thread responder = b == null ? null : Thread.ofPlatform().name("write_lat responder")
                 .start(() -> PingPong.answerWrites(b, lb.a.mr.address(), lb.a.mr.rkey(), size, ns.length, () -> false));
         PingPong.driveWrites(lb.a, lb.remoteAddress, lb.remoteRkey, size, ns);
-        if (responder != null) {
+        join(responder);
+    }
+
+    /**
+     * ib_send_lat's ping-pong, as {@link #writePingPong} is ib_write_lat's: the responder's
+     * first receive is posted before the requester's first SEND.
+     */
+    private static void sendPingPong(PerfPair lb, int size, long[] ns) {
+        End b = lb.responder();
+        Thread responder = null;
+        if (b != null) {
+            PingPong.postFirstReceive(b, size);
+            responder = Thread.ofPlatform().name("send_lat responder")
+                    .start(() -> PingPong.answerSends(b, size, ns.length, () -> false));
+        }
+        PingPong.driveSends(lb.a, size, ns);
+        join(responder);
+    }
+
+    private static void join(Thread thread) {
+        if (thread != null) {
             try {
-                responder.join();
+                thread.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

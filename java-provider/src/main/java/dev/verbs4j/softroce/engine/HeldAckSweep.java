@@ -1,0 +1,76 @@
+package dev.verbs4j.softroce.engine;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The engines that have a thread of their own ({@link DeviceAgent}), so that a poll of any
+ * of them also sends the acknowledgements the others hold back ({@link DeviceEngine#deferAck}).
+ * <p>
+ * A responder holds an acknowledgement back until the device's next step, so that the
+ * application's answer to the request leaves first. While an application thread polls, that
+ * thread is what steps the device, and it may now poll another device instead (one thread
+ * playing both ends of a ping-pong, or an application that got its completion and moved
+ * on); the device's own thread only ticks then. So every poll that helps a device first
+ * sends what the others hold, when any do. That costs one read of a counter per poll when
+ * none do, and no allocation.
+ */
+final class HeldAckSweep {
+    private static final Object LOCK = new Object();
+    /** Replaced whole on every change, so a sweep reads one array and never sees it shrink. */
+    private static volatile DeviceEngine[] engines = new DeviceEngine[0];
+    /** How many of the registered engines hold an acknowledgement back now. */
+    private static final AtomicInteger HOLDING = new AtomicInteger();
+
+    private HeldAckSweep() {
+    }
+
+    static void add(DeviceEngine engine) {
+        synchronized (LOCK) {
+            DeviceEngine[] now = java.util.Arrays.copyOf(engines, engines.length + 1);
+            now[now.length - 1] = engine;
+            engines = now;
+        }
+    }
+
+    static void remove(DeviceEngine engine) {
+        synchronized (LOCK) {
+            DeviceEngine[] now = new DeviceEngine[Math.max(0, engines.length - 1)];
+            int n = 0;
+            for (DeviceEngine e : engines) {
+                if (e != engine && n < now.length) {
+                    now[n++] = e;
+                }
+            }
+            engines = n == now.length ? now : java.util.Arrays.copyOf(now, n);
+        }
+    }
+
+    /** A registered engine began holding an acknowledgement back. */
+    static void holding() {
+        HOLDING.incrementAndGet();
+    }
+
+    /** A registered engine sent (or dropped) the last one it held. */
+    static void released() {
+        HOLDING.decrementAndGet();
+    }
+
+    /**
+     * Sends what the registered engines other than {@code polled} hold back, where that is
+     * left to {@code thread} ({@link DeviceEngine#heldAcksLeftTo}: the thread polled them last,
+     * or nobody polls them now), skipping any another thread is inside. An engine another
+     * thread polls now is left to that thread, which sends its acknowledgements behind its
+     * answers.
+     */
+    static void sweep(DeviceEngine polled, Thread thread, long nowNs) {
+        if (HOLDING.get() == 0) {
+            return;
+        }
+        DeviceEngine[] all = engines;
+        for (DeviceEngine e : all) {
+            if (e != polled && e.heldAcksLeftTo(thread, nowNs)) {
+                e.trySendHeldAcks();
+            }
+        }
+    }
+}
