@@ -87,6 +87,14 @@ final class Responder {
     private boolean ackHeld;
     private int heldAckPsn;
     private int heldAckMsn;
+    /** The PSN after the last one an acknowledgement went out for: what a held one would be the first to cover. */
+    private int unackedPsn;
+    /**
+     * How many packets one held acknowledgement may cover before it goes at once: a quarter
+     * of the requester's window ({@link Requester#MAX_UNACKED_PSNS}, the kernel rxe's too),
+     * so a stream of large messages keeps its window open while small ones coalesce.
+     */
+    static final int HOLD_AT_MOST_PACKETS = Requester.MAX_UNACKED_PSNS / 4;
 
     Responder(QpEngine qp) {
         this.qp = qp;
@@ -113,6 +121,7 @@ final class Responder {
         pendingCount = 0;
         streamed = 0;
         ackHeld = false;
+        unackedPsn = firstPsn;
         for (ResponderResource r : resources) {
             r.type = ResponderResource.FREE;
         }
@@ -786,6 +795,10 @@ final class Responder {
 
     private void acknowledgeIfAsked(PacketView p, int psn) {
         if (qp.type == QpType.RC && p.bth().ackReq()) {
+            if (Psn.distance(unackedPsn, psn) >= HOLD_AT_MOST_PACKETS - 1) {
+                sendAck(ACK, psn);
+                return;
+            }
             if (!ackHeld) {
                 ackHeld = true;
                 qp.device.deferAck(qp);
@@ -893,6 +906,7 @@ final class Responder {
     }
 
     private void transmitAck(int syndrome, int psn, int messageSequence) {
+        unackedPsn = Psn.next(psn);
         PacketBuilder b = qp.device.startPacket(Opcodes.RC_ACKNOWLEDGE);
         b.bth().init(Opcodes.RC_ACKNOWLEDGE, false, false, 0, 0xFFFF, qp.destQpn, false, psn);
         b.aeth().init(syndrome, messageSequence);
