@@ -2,7 +2,6 @@ package dev.verbs4j.softroce;
 
 import dev.verbs4j.softroce.engine.DeviceEngine;
 
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Progress driven by the application instead of an engine thread: with
@@ -15,7 +14,12 @@ final class CallerProgress {
     /** System property choosing the progress model: {@code thread} (default) or {@code caller}. */
     static final String PROPERTY = "verbs4j.soft.progress";
 
-    private static final CopyOnWriteArrayList<DeviceEngine> ENGINES = new CopyOnWriteArrayList<>();
+    private static final Object LOCK = new Object();
+    /**
+     * Replaced whole when a device opens or closes, so a poll reads one array and never sees
+     * it shrink under its index (a device may close while another thread polls).
+     */
+    private static volatile DeviceEngine[] engines = new DeviceEngine[0];
 
     private CallerProgress() {
     }
@@ -25,21 +29,28 @@ final class CallerProgress {
     }
 
     static void add(DeviceEngine engine) {
-        ENGINES.add(engine);
+        synchronized (LOCK) {
+            DeviceEngine[] now = java.util.Arrays.copyOf(engines, engines.length + 1);
+            now[now.length - 1] = engine;
+            engines = now;
+        }
     }
 
     static void remove(DeviceEngine engine) {
-        ENGINES.remove(engine);
+        synchronized (LOCK) {
+            engines = java.util.Arrays.stream(engines).filter(e -> e != engine).toArray(DeviceEngine[]::new);
+        }
     }
 
     /** One step of every caller-driven engine; engines busy in another thread are skipped. */
     static void run() {
-        if (ENGINES.isEmpty()) {
+        DeviceEngine[] all = engines;
+        if (all.length == 0) {
             return;
         }
         long now = System.nanoTime();
-        for (int i = 0; i < ENGINES.size(); i++) {
-            ENGINES.get(i).tryDoWork(now);
+        for (DeviceEngine engine : all) {
+            engine.tryDoWork(now);
         }
     }
 }

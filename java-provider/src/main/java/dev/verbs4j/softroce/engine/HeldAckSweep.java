@@ -34,14 +34,7 @@ final class HeldAckSweep {
 
     static void remove(DeviceEngine engine) {
         synchronized (LOCK) {
-            DeviceEngine[] now = new DeviceEngine[Math.max(0, engines.length - 1)];
-            int n = 0;
-            for (DeviceEngine e : engines) {
-                if (e != engine && n < now.length) {
-                    now[n++] = e;
-                }
-            }
-            engines = n == now.length ? now : java.util.Arrays.copyOf(now, n);
+            engines = java.util.Arrays.stream(engines).filter(e -> e != engine).toArray(DeviceEngine[]::new);
         }
     }
 
