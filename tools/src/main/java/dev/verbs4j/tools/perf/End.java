@@ -41,11 +41,6 @@ final class End {
      * @param flush         whether the queue pair and region allow FLUSH and ATOMIC WRITE
      * @param fastRegister  whether the queue pair allows fast-register work requests
      */
-    /** The length of send_bw's receives: half the buffer, which holds the largest message of a run. */
-    int receiveLength() {
-        return (int) Math.min(Integer.MAX_VALUE, buf.byteSize() / 2);
-    }
-
     End(Device device, Arena arena, long bufferSize, int depth, boolean flush, MemorySegment memory, boolean fastRegister) {
         ctx = device.open();
         pd = ctx.allocatePd();
@@ -60,6 +55,11 @@ final class End {
         qp = pd.createQp(init);
         buf = memory != null ? memory : arena.allocate(bufferSize, 4096);
         mr = pd.registerMemory(buf, access(flush, memory != null));
+    }
+
+    /** The length of send_bw's receives: half the buffer, which holds the largest message of a run. */
+    int receiveLength() {
+        return (int) Math.min(Integer.MAX_VALUE, buf.byteSize() / 2);
     }
 
     /** The rights of the region and the queue pairs. */

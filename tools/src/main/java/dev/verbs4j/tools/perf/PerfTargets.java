@@ -25,7 +25,11 @@ import java.util.Map;
  * <li>engine threads (the default) against caller progress: every latency at most 1.2x,
  * every bandwidth at least 90 %;
  * <li>every 8-byte latency at most 2x the UDP ping-pong: half a round trip for the
- * ping-pongs (WRITE, SEND), a whole one for the request-response tests (READ, the atomics);
+ * ping-pongs (WRITE, SEND), a whole one for the request-response tests (READ, the atomics).
+ * The ping-pongs run twice, each against the UDP ping-pong of the same structure: with a
+ * thread for each side (as ib_write_lat's and ib_send_lat's two processes, and as the
+ * two-process rows), and with one thread playing both sides in turn, which then makes both
+ * sides' system calls, acknowledgements included, one after the other;
  * <li>WRITE, READ and SEND of 64 KiB at least 90 % of the UDP bandwidth with the same
  * datagram sizes, WRITE over 1 to 64 queue pairs too.
  * </ul>
