@@ -1,7 +1,7 @@
 package dev.verbs4j.softroce;
 
 import dev.verbs4j.softroce.engine.DeviceEngine;
-
+import dev.verbs4j.softroce.engine.EngineList;
 
 /**
  * Progress driven by the application instead of an engine thread: with
@@ -14,12 +14,8 @@ final class CallerProgress {
     /** System property choosing the progress model: {@code thread} (default) or {@code caller}. */
     static final String PROPERTY = "verbs4j.soft.progress";
 
-    private static final Object LOCK = new Object();
-    /**
-     * Replaced whole when a device opens or closes, so a poll reads one array and never sees
-     * it shrink under its index (a device may close while another thread polls).
-     */
-    private static volatile DeviceEngine[] engines = new DeviceEngine[0];
+    /** A device may close while another thread polls: the list never shrinks under a poll's walk. */
+    private static final EngineList ENGINES = new EngineList();
 
     private CallerProgress() {
     }
@@ -29,22 +25,16 @@ final class CallerProgress {
     }
 
     static void add(DeviceEngine engine) {
-        synchronized (LOCK) {
-            DeviceEngine[] now = java.util.Arrays.copyOf(engines, engines.length + 1);
-            now[now.length - 1] = engine;
-            engines = now;
-        }
+        ENGINES.add(engine);
     }
 
     static void remove(DeviceEngine engine) {
-        synchronized (LOCK) {
-            engines = java.util.Arrays.stream(engines).filter(e -> e != engine).toArray(DeviceEngine[]::new);
-        }
+        ENGINES.remove(engine);
     }
 
     /** One step of every caller-driven engine; engines busy in another thread are skipped. */
     static void run() {
-        DeviceEngine[] all = engines;
+        DeviceEngine[] all = ENGINES.all();
         if (all.length == 0) {
             return;
         }

@@ -352,6 +352,27 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * A request executed is acknowledged even when its queue pair then goes to the error
+     * state (a disconnect right after the last receive): the held acknowledgement leaves
+     * first, so the requester's last request succeeds instead of being flushed.
+     */
+    @Test
+    void aHeldAcknowledgementLeavesBeforeTheQueuePairGoesToError() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            int before = linkB().sent.size();
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            sim.deviceA.engine().doWork(sim.nowNs);
+            sim.deviceB.engine().doWork(sim.nowNs);
+            assertEquals(before, linkB().sent.size(), "held");
+            p.b.qp.modify(new QpAttributes().state(QpState.ERR));
+            assertEquals(before + 1, linkB().sent.size(), "sent by the move to the error state");
+            assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before)[0]);
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
+        }
+    }
+
     /** With nothing posted in answer, the held acknowledgement leaves on the responder's very next step. */
     @Test
     void aHeldAcknowledgementLeavesOnTheNextStep() {

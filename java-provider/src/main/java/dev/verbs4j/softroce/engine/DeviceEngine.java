@@ -245,6 +245,7 @@ public final class DeviceEngine implements AutoCloseable {
     public void destroyQp(QpEngine qp) {
         lock.lock();
         try {
+            qp.responder.sendHeldAck();
             qps[qp.qpn] = null;
             active.remove(qp);
             qp.state = QpState.RESET;

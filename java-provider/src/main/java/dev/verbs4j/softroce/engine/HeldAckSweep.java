@@ -15,9 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * none do, and no allocation.
  */
 final class HeldAckSweep {
-    private static final Object LOCK = new Object();
-    /** Replaced whole on every change, so a sweep reads one array and never sees it shrink. */
-    private static volatile DeviceEngine[] engines = new DeviceEngine[0];
+    private static final EngineList ENGINES = new EngineList();
     /** How many of the registered engines hold an acknowledgement back now. */
     private static final AtomicInteger HOLDING = new AtomicInteger();
 
@@ -25,17 +23,11 @@ final class HeldAckSweep {
     }
 
     static void add(DeviceEngine engine) {
-        synchronized (LOCK) {
-            DeviceEngine[] now = java.util.Arrays.copyOf(engines, engines.length + 1);
-            now[now.length - 1] = engine;
-            engines = now;
-        }
+        ENGINES.add(engine);
     }
 
     static void remove(DeviceEngine engine) {
-        synchronized (LOCK) {
-            engines = java.util.Arrays.stream(engines).filter(e -> e != engine).toArray(DeviceEngine[]::new);
-        }
+        ENGINES.remove(engine);
     }
 
     /** A registered engine began holding an acknowledgement back. */
@@ -59,7 +51,7 @@ final class HeldAckSweep {
         if (HOLDING.get() == 0) {
             return;
         }
-        DeviceEngine[] all = engines;
+        DeviceEngine[] all = ENGINES.all();
         for (DeviceEngine e : all) {
             if (e != polled && e.heldAcksLeftTo(thread, nowNs)) {
                 e.trySendHeldAcks();

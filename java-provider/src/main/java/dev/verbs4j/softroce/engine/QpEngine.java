@@ -176,6 +176,9 @@ public final class QpEngine {
 
     /** Applies {@code ibv_modify_qp}. @throws VerbsException {@code EINVAL} for an illegal transition or attribute */
     void modify(QpAttributes a, DeviceLimits limits) {
+        // A request executed is acknowledged whatever the queue pair does next, as an adapter
+        // that acknowledges on arrival would have: a held acknowledgement goes first.
+        responder.sendHeldAck();
         int mask = a.mask();
         QpState from = state;
         QpState to = QpAttrMask.STATE.isSet(mask) ? a.state() : from;
@@ -315,6 +318,7 @@ public final class QpEngine {
     /** As {@link #enterError(AsyncEventType)}, naming the cause for the JFR event. */
     void enterError(AsyncEventType event, String cause) {
         if (state != QpState.ERR) {
+            responder.sendHeldAck();
             state = QpState.ERR;
             SoftEvents.queuePairError(device.name(), qpn, cause);
             if (event != null) {

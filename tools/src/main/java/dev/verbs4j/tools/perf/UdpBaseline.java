@@ -97,24 +97,23 @@ final class UdpBaseline implements AutoCloseable {
     }
 
     private void pingPong(int size, long[] ns, boolean threadPerSide) throws IOException {
-        if (!threadPerSide) {
-            pingPong(size, ns);
-            return;
-        }
-        Thread echo = Thread.ofPlatform().name("udp_lat responder").start(() -> echo(size, ns.length));
+        Thread echo = threadPerSide ? Thread.ofPlatform().name("udp_lat responder").start(() -> echo(size, ns.length)) : null;
         for (int i = 0; i < ns.length; i++) {
             long t0 = System.nanoTime();
-            tx.clear().limit(size + HEADERS);
-            a.send(tx, addressB);
-            do {
-                rx.clear();
-            } while (a.receive(rx) == null);
+            send(a, tx, size, addressB);
+            if (echo == null) {
+                awaitDatagram(b, rx);
+                send(b, tx, size, addressA);
+            }
+            awaitDatagram(a, rx);
             ns[i] = (System.nanoTime() - t0) / 2;
         }
-        try {
-            echo.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (echo != null) {
+            try {
+                echo.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -124,32 +123,24 @@ final class UdpBaseline implements AutoCloseable {
         ByteBuffer out = ByteBuffer.allocateDirect(size + HEADERS);
         try {
             for (int i = 0; i < count; i++) {
-                do {
-                    in.clear();
-                } while (b.receive(in) == null);
-                out.clear();
-                b.send(out, addressA);
+                awaitDatagram(b, in);
+                send(b, out, size, addressA);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private void pingPong(int size, long[] ns) throws IOException {
-        for (int i = 0; i < ns.length; i++) {
-            long t0 = System.nanoTime();
-            tx.clear().limit(size + HEADERS);
-            a.send(tx, addressB);
-            do {
-                rx.clear();
-            } while (b.receive(rx) == null);
-            tx.clear().limit(size + HEADERS);
-            b.send(tx, addressA);
-            do {
-                rx.clear();
-            } while (a.receive(rx) == null);
-            ns[i] = (System.nanoTime() - t0) / 2;
-        }
+    private static void send(DatagramChannel from, ByteBuffer buffer, int size, InetSocketAddress to) throws IOException {
+        buffer.clear().limit(size + HEADERS);
+        from.send(buffer, to);
+    }
+
+    /** Spins until a datagram comes to {@code channel} (a non-blocking one). */
+    private static void awaitDatagram(DatagramChannel channel, ByteBuffer buffer) throws IOException {
+        do {
+            buffer.clear();
+        } while (channel.receive(buffer) == null);
     }
 
     @Override
