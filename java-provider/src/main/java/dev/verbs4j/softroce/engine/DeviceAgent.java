@@ -76,6 +76,14 @@ public final class DeviceAgent implements AutoCloseable {
                 continue;
             }
             sleeping = true;
+            // A post between the idle step and the flag saw no sleeper and wrote no wake-up:
+            // one more step, with the flag up, takes it (the post then sees the flag or its
+            // request is taken here), instead of sleeping a whole MAX_IDLE_NS on it.
+            if (engine.step(System.nanoTime()) > 0) {
+                sleeping = false;
+                idleSinceNs = System.nanoTime();
+                continue;
+            }
             link.await(MAX_IDLE_NS);
             sleeping = false;
             // Woken by a packet or a post: half a budget, since more tends to follow.
