@@ -313,6 +313,7 @@ class TransportStateMachineTest {
     @Test
     void anAcknowledgementIsHeldBackOneStepAndFollowsTheReply() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            holdAcksAsAnEngineThreadDoes();
             var engineA = sim.deviceA.engine();
             var engineB = sim.deviceB.engine();
             int before = linkB().sent.size();
@@ -330,6 +331,29 @@ class TransportStateMachineTest {
             assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before + 1)[0], "then the acknowledgement");
             assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
             assertEquals(WcStatus.SUCCESS, poll(sim, p.b.cq, 100).status());
+        }
+    }
+
+    private void holdAcksAsAnEngineThreadDoes() {
+        sim.deviceA.engine().holdAcks(true);
+        sim.deviceB.engine().holdAcks(true);
+    }
+
+    /**
+     * An engine without a thread of its own (driven by the application's polls, which may
+     * stop after the last completion) sends every acknowledgement by the end of the step that
+     * drew it.
+     */
+    @Test
+    void anEngineWithoutAThreadSendsItsAcknowledgementsInTheSameStep() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            int before = linkB().sent.size();
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            sim.deviceA.engine().doWork(sim.nowNs);
+            sim.deviceB.engine().doWork(sim.nowNs);
+            assertEquals(before + 1, linkB().sent.size());
+            assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before)[0]);
         }
     }
 
@@ -360,6 +384,7 @@ class TransportStateMachineTest {
     @Test
     void aHeldAcknowledgementLeavesBeforeTheQueuePairGoesToError() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            holdAcksAsAnEngineThreadDoes();
             int before = linkB().sent.size();
             p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
                     .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
@@ -377,6 +402,7 @@ class TransportStateMachineTest {
     @Test
     void aHeldAcknowledgementLeavesOnTheNextStep() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            holdAcksAsAnEngineThreadDoes();
             var engineB = sim.deviceB.engine();
             int before = linkB().sent.size();
             p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)

@@ -366,7 +366,9 @@ public final class DeviceEngine implements AutoCloseable {
             }
             // Acknowledgements held back in an earlier step go now; those of this step wait
             // for the next, which comes at once: a step that holds one back counts as work.
-            work += sendHeldAcks(due);
+            // Without a thread of its own the engine may get no next step (the application's
+            // polls drive it, and may stop): it sends them all at the end of this one.
+            work += sendHeldAcks(holdAcks ? due : heldAckCount);
             if (work == 0) {
                 memory.sweepOne();
             }
@@ -381,7 +383,8 @@ public final class DeviceEngine implements AutoCloseable {
      * keeps what it acknowledges). A responder that acknowledged at once would send the
      * acknowledgement in front of the application's answer to the request (the reply of a
      * ping-pong, say), and on the answer's critical path; held back one step, it leaves after
-     * the answer, or at the start of the next poll. Call with the lock held.
+     * the answer, or at the start of the next poll. An engine without a thread of its own
+     * holds it only to the end of this step ({@link #holdAcks}). Call with the lock held.
      */
     void deferAck(QpEngine qp) {
         if (heldAckCount == heldAcks.length) {
@@ -432,6 +435,7 @@ public final class DeviceEngine implements AutoCloseable {
         lock.lock();
         try {
             swept = true;
+            holdAcks = true;
             HeldAckSweep.add(this);
             if (heldAckCount > 0) {
                 HeldAckSweep.holding();
@@ -453,6 +457,24 @@ public final class DeviceEngine implements AutoCloseable {
 
     /** Whether this engine is in the {@link HeldAckSweep}. */
     private boolean swept;
+    /** Whether acknowledgements are held across steps, not only to the end of the step that drew them. */
+    private boolean holdAcks;
+
+    /**
+     * Holds positive acknowledgements back to the next step ({@link #deferAck}), as an engine
+     * with a thread of its own does (its {@link DeviceAgent} turns this on: that thread
+     * guarantees a next step). Otherwise they are held only to the end of the step that drew
+     * them, which still lets those of one step coalesce. For tests that drive an engine by
+     * hand on a clock of their own.
+     */
+    public void holdAcks(boolean hold) {
+        lock.lock();
+        try {
+            holdAcks = hold;
+        } finally {
+            lock.unlock();
+        }
+    }
 
     /** Queue pairs whose responder holds an acknowledgement back ({@link #deferAck}), in the order they did. */
     private QpEngine[] heldAcks = new QpEngine[16];
