@@ -14,7 +14,11 @@ import java.util.concurrent.locks.LockSupport;
  * datagram (a system call), so a long spin takes a core from the threads that have work,
  * which on two cores are the application's and the peer device's; and each spin yields,
  * so that a thread waiting for this core does not wait for the budget to run out. The budget is
- * {@code -Dverbs4j.soft.spinMicros} (default {@value #DEFAULT_SPIN_MICROS} µs).
+ * {@code -Dverbs4j.soft.spinMicros} (default {@value #DEFAULT_SPIN_MICROS} µs). The first
+ * {@code -Dverbs4j.soft.pauseMicros} (default {@value #DEFAULT_PAUSE_MICROS} µs) of it only
+ * pause, without yielding: the gaps inside a stream of packets are shorter than that, and a
+ * yield on a busy core gives the core away for a whole time slice, which stalled streams
+ * when another process took the other core.
  * <p>
  * While an application thread busy-polls a completion queue of the device, that thread
  * does the work ({@link DeviceEngine#help}) and this one steps back: it neither spins nor
@@ -30,6 +34,9 @@ public final class DeviceAgent implements AutoCloseable {
     static final String SPIN_PROPERTY = "verbs4j.soft.spinMicros";
     private static final long SPIN_NS = Math.max(0, Long.getLong(SPIN_PROPERTY, DEFAULT_SPIN_MICROS)) * 1_000L;
     private static final long HELPED_TICK_NS = DeviceEngine.HELP_WINDOW_NS;
+    static final long DEFAULT_PAUSE_MICROS = 20;
+    static final String PAUSE_PROPERTY = "verbs4j.soft.pauseMicros";
+    private static final long PAUSE_NS = Math.max(0, Long.getLong(PAUSE_PROPERTY, DEFAULT_PAUSE_MICROS)) * 1_000L;
 
     private final DeviceEngine engine;
     private final Link link;
@@ -70,9 +77,13 @@ public final class DeviceAgent implements AutoCloseable {
                 continue;
             }
             if (nowNs - idleSinceNs < SPIN_NS) {
-                // Yield rather than pause: a thread waiting for this core (the application's,
-                // or the peer device's in the same process) gets it at once.
-                Thread.yield();
+                if (nowNs - idleSinceNs < PAUSE_NS) {
+                    Thread.onSpinWait();
+                } else {
+                    // Yield rather than pause: a thread waiting for this core (the application's,
+                    // or the peer device's in the same process) gets it at once.
+                    Thread.yield();
+                }
                 continue;
             }
             sleeping = true;
