@@ -106,6 +106,8 @@ final class PerfTargets {
         for (String progress : List.of(CALLER, THREAD)) {
             twoProcesses(progress);
         }
+        // The two-process runs leave perf's own progress model set: these rows are engine threads'.
+        System.setProperty("verbs4j.soft.progress", THREAD);
         for (int qps : QUEUE_PAIRS) {
             // A pair's queue pairs are made once: each count gets pairs of its own.
             try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
