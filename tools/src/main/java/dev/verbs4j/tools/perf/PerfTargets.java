@@ -179,10 +179,10 @@ final class PerfTargets {
         for (String test : LATENCY) {
             boolean pingPong = PING_PONG.contains(test);
             if (pingPong) {
-                latencyRow(test + " 8 B (RTT/2), a thread per side", test + PER_SIDE, udpLatPerSide.median(), "");
-                latencyRow(test + " 8 B (RTT/2), one thread for both", test, udpLat.median(), "");
+                latencyRow(test + " 8 B (RTT/2), a thread per side", test, PER_SIDE, udpLatPerSide.median(), "");
+                latencyRow(test + " 8 B (RTT/2), one thread for both", test, "", udpLat.median(), "");
             } else {
-                latencyRow(test + " 8 B (RTT)", test, 2 * udpLat.median(), " (2 x udp_lat)");
+                latencyRow(test + " 8 B (RTT)", test, "", 2 * udpLat.median(), " (2 x udp_lat)");
             }
         }
         for (String test : BANDWIDTH) {
@@ -195,7 +195,7 @@ final class PerfTargets {
         }
         for (String test : TWO_PROCESS_LATENCY) {
             boolean pingPong = PING_PONG.contains(test);
-            latencyRow(test + " 8 B, two processes", test + "/2p", pingPong ? udpLatPerSide.median() : 2 * udpLat.median(), "");
+            latencyRow(test + " 8 B, two processes", test, "/2p", pingPong ? udpLatPerSide.median() : 2 * udpLat.median(), "");
         }
         for (String test : TWO_PROCESS_BANDWIDTH) {
             Repeated caller = median(test + "/" + CALLER + "/2p");
@@ -216,11 +216,11 @@ final class PerfTargets {
         out.println("targets met: " + met + " of " + targets);
     }
 
-    /** A latency row: {@code key} in both progress models, against each other and against {@code udp} (µs). */
-    private void latencyRow(String name, String key, double udp, String udpNote) {
-        int slash = key.indexOf('/');
-        String test = slash < 0 ? key : key.substring(0, slash);
-        String suffix = slash < 0 ? "" : key.substring(slash);
+    /**
+     * A latency row: {@code test} in both progress models (its runs kept under
+     * {@code test/progress + suffix}), against each other and against {@code udp} (µs).
+     */
+    private void latencyRow(String name, String test, String suffix, double udp, String udpNote) {
         Repeated caller = median(test + "/" + CALLER + suffix);
         Repeated thread = median(test + "/" + THREAD + suffix);
         row(name, caller.describe("us"), thread.describe("us"), judge(thread.median() / caller.median(), 1.2, true, "x"),
