@@ -47,7 +47,7 @@ final class UdpBaseline implements AutoCloseable {
     Result bandwidth(int size, int mtu, int iterations) throws IOException {
         int perMessage = Math.max(1, (size + mtu - 1) / mtu);
         long packets = (long) perMessage * iterations;
-        transfer(size, mtu, Math.min(packets, 10_000));
+        transfer(size, mtu, (long) perMessage * WarmUp.iterations(iterations));
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
         transfer(size, mtu, packets);
@@ -87,7 +87,7 @@ final class UdpBaseline implements AutoCloseable {
      */
     Result latency(int size, int iterations, boolean threadPerSide) throws IOException {
         long[] ns = new long[iterations];
-        pingPong(size, new long[Math.min(iterations, 1000)], threadPerSide);
+        pingPong(size, new long[WarmUp.iterations(iterations)], threadPerSide);
         long allocBefore = Allocation.allocatedBytes();
         pingPong(size, ns, threadPerSide);
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;

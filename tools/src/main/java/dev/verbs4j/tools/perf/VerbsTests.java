@@ -67,7 +67,7 @@ final class VerbsTests {
         int list = pipeline.postList();
         Posting posting = new Posting(requesters, list,
                 Math.max(1, Math.min(pipeline.signalEvery(), (depth - list) / requesters.length + 1)));
-        int warmUp = Math.min(iterations, 1000);
+        int warmUp = WarmUp.iterations(iterations);
         lb.begin(test, size, warmUp);
         run(test, lb, posting, wrs, rr, wcs, size, warmUp, depth, send);
         lb.end();
@@ -221,7 +221,7 @@ final class VerbsTests {
      */
     static Result latency(String test, PerfPair lb, int size, int iterations, int threads, long durationNs) {
         long[] ns = new long[iterations];
-        measureLatency(test, lb, size, new long[Math.min(iterations, 1000)], threads);
+        measureLatency(test, lb, size, new long[WarmUp.iterations(iterations)], threads);
         Progress.start(test + " " + size + " B", iterations, durationNs);
         long[] samples = ns;
         int total = 0;
