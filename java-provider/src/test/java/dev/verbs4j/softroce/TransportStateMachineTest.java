@@ -334,6 +334,49 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * One thread playing both ends: its post of the reply leaves the responder's held
+     * acknowledgement, and so does a poll of the requester's device that finds the reply in
+     * (the application looks at its reply first); a poll that finds nothing sends it, and
+     * steps again to take the answer it drew, so a thread awaiting its send completion waits
+     * one poll.
+     */
+    @Test
+    void aPollOfAnotherDeviceSendsTheHeldAcknowledgementOnlyWhenIdle() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            holdAcksAsAnEngineThreadDoes();
+            var engineA = sim.deviceA.engine();
+            var engineB = sim.deviceB.engine();
+            engineA.joinSweep();
+            engineB.joinSweep();
+            try {
+                long now = sim.nowNs;
+                p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
+                        .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+                engineA.help(now);
+                engineB.help(now);
+                int before = linkB().sent.size();
+                p.b.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.b.mr, 0, 8)
+                        .rdmaWrite(p.a.mr.address(), p.a.mr.rkey()));
+                engineB.posted(((SoftQp) p.b.qp).engine, now);
+                assertEquals(before + 1, linkB().sent.size(), "the reply, without the acknowledgement: the thread polls A too");
+                assertTrue(engineA.help(now) > 0, "the reply is taken");
+                assertEquals(before + 1, linkB().sent.size(), "a poll that found work leaves B's acknowledgement held");
+                engineA.help(now); // sends A's own held acknowledgement of the reply
+                assertEquals(before + 1, linkB().sent.size());
+                WorkCompletion wc = new WorkCompletion();
+                assertEquals(0, p.a.cq.poll(new WorkCompletion[] {wc}, 1), "no completion yet: nothing acknowledged the WRITE");
+                assertTrue(engineA.help(now) > 0, "an idle step sweeps, and steps again to take the acknowledgement");
+                assertEquals(before + 2, linkB().sent.size());
+                assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before + 1)[0]);
+                assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 1).status(), "the WRITE completed in that poll");
+            } finally {
+                engineA.leaveSweep();
+                engineB.leaveSweep();
+            }
+        }
+    }
+
     private void holdAcksAsAnEngineThreadDoes() {
         sim.deviceA.engine().holdAcks(true);
         sim.deviceB.engine().holdAcks(true);

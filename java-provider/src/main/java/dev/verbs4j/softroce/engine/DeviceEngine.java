@@ -414,24 +414,29 @@ public final class DeviceEngine implements AutoCloseable {
         return due + (left > 0 ? 1 : 0);
     }
 
-    /** Sends every held acknowledgement unless another thread is inside the engine ({@link HeldAckSweep}). */
-    void trySendHeldAcks() {
+    /**
+     * Sends every held acknowledgement unless another thread is inside the engine
+     * ({@link HeldAckSweep}); returns how many it sent.
+     */
+    int trySendHeldAcks() {
         if (lock.tryLock()) {
             try {
-                sendHeldAcks(heldAckCount);
+                return sendHeldAcks(heldAckCount);
             } catch (RuntimeException | AssertionError e) {
                 engineFault(e);
             } finally {
                 lock.unlock();
             }
         }
+        return 0;
     }
 
     /**
      * Lets polls of the other engines with a thread send this one's held acknowledgements,
-     * as its {@link DeviceAgent} does when it starts; undone by {@link #close}.
+     * as its {@link DeviceAgent} does when it starts; undone by {@link #leaveSweep} and
+     * {@link #close}. Public for tests that drive engines by hand, as {@link #holdAcks}.
      */
-    void joinSweep() {
+    public void joinSweep() {
         lock.lock();
         try {
             swept = true;
@@ -445,7 +450,17 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
-    private void leaveSweep() {
+    /** Undoes {@link #joinSweep}. */
+    public void leaveSweep() {
+        lock.lock();
+        try {
+            leaveSweepLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void leaveSweepLocked() {
         if (swept) {
             swept = false;
             HeldAckSweep.remove(this);
@@ -483,7 +498,12 @@ public final class DeviceEngine implements AutoCloseable {
     /**
      * An application thread that polls an empty completion queue lends a hand: one step
      * ({@link #tryDoWork}), and the time it did, which tells the engine thread that it may
-     * step back ({@link DeviceAgent}). Costs no allocation.
+     * step back ({@link DeviceAgent}). Only a step that found nothing to do then sends the
+     * acknowledgements other devices this thread polled before hold back
+     * ({@link HeldAckSweep}), and steps again when it sent any, to take what they drew (the
+     * acknowledgement a send of one thread playing both ends awaits): a step that found work
+     * may have brought the application its message, and the application answers that
+     * before the acknowledgements' system calls. Costs no allocation.
      */
     public int help(long nowNs) {
         HELPED_AT.setOpaque(this, nowNs);
@@ -491,8 +511,12 @@ public final class DeviceEngine implements AutoCloseable {
         if (helper != current) {
             helper = current;
         }
-        HeldAckSweep.sweep(this, current, nowNs);
-        return step(nowNs);
+        int work = step(nowNs);
+        if (work == 0 && HeldAckSweep.sweep(this, current, nowNs) > 0) {
+            // What the sweep sent may have drawn an answer here (the ACK a send awaits).
+            work = step(nowNs);
+        }
+        return work;
     }
 
     /**
@@ -502,6 +526,11 @@ public final class DeviceEngine implements AutoCloseable {
      */
     boolean heldAcksLeftTo(Thread thread, long nowNs) {
         return helper == thread || nowNs - helpedAtNs() >= HELP_WINDOW_NS;
+    }
+
+    /** Whether {@code thread} {@linkplain #help helps} this engine now: it did last, less than {@link #HELP_WINDOW_NS} ago. */
+    boolean helpedBy(Thread thread, long nowNs) {
+        return helper == thread && nowNs - helpedAtNs() < HELP_WINDOW_NS;
     }
 
     /** The thread that last {@linkplain #help helped}: written by it, read by the others' sweeps. */
@@ -528,7 +557,11 @@ public final class DeviceEngine implements AutoCloseable {
      * device's queue (a ping-pong between two devices on one thread), or for the tick. The
      * posting thread then sends {@code qp}'s new requests itself, and after them the
      * acknowledgements held back ({@link #deferAck}): its packets leave at once, in front of
-     * the acknowledgements. It leaves receiving to the next poll, and does nothing when
+     * the acknowledgements, which reach the peer right behind them. A thread that also helps
+     * another device now (one thread playing both ends) leaves the acknowledgements to a later
+     * poll ({@link #help}): its next look is at the other device, for the answer to what it
+     * just sent, and their system calls would come first. It leaves receiving to the next
+     * poll, and does nothing when
      * another thread is inside the engine, which then takes the work. Without a helper, the
      * engine thread is awake or woken and takes the work as before.
      */
@@ -537,7 +570,9 @@ public final class DeviceEngine implements AutoCloseable {
         if (helped != 0 && nowNs - helped < HELP_WINDOW_NS && lock.tryLock()) {
             try {
                 qp.transmit(nowNs);
-                sendHeldAcks(heldAckCount);
+                if (!HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
+                    sendHeldAcks(heldAckCount);
+                }
             } catch (RuntimeException | AssertionError e) {
                 engineFault(e);
             } finally {
@@ -814,7 +849,7 @@ public final class DeviceEngine implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
-            leaveSweep();
+            leaveSweepLocked();
             if (mbeans != null) {
                 mbeans.close();
                 mbeans = null;

@@ -45,17 +45,32 @@ final class HeldAckSweep {
      * left to {@code thread} ({@link DeviceEngine#heldAcksLeftTo}: the thread polled them last,
      * or nobody polls them now), skipping any another thread is inside. An engine another
      * thread polls now is left to that thread, which sends its acknowledgements behind its
-     * answers.
+     * answers. Returns how many it sent.
      */
-    static void sweep(DeviceEngine polled, Thread thread, long nowNs) {
-        if (HOLDING.get() == 0) {
-            return;
+    /**
+     * Whether {@code thread} helps a registered engine other than {@code engine} now: it was
+     * the last to help it, within {@link DeviceEngine#HELP_WINDOW_NS} of {@code nowNs}.
+     */
+    static boolean helpsAnother(DeviceEngine engine, Thread thread, long nowNs) {
+        for (DeviceEngine e : ENGINES.all()) {
+            if (e != engine && e.helpedBy(thread, nowNs)) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    static int sweep(DeviceEngine polled, Thread thread, long nowNs) {
+        if (HOLDING.get() == 0) {
+            return 0;
+        }
+        int sent = 0;
         DeviceEngine[] all = ENGINES.all();
         for (DeviceEngine e : all) {
             if (e != polled && e.heldAcksLeftTo(thread, nowNs)) {
-                e.trySendHeldAcks();
+                sent += e.trySendHeldAcks();
             }
         }
+        return sent;
     }
 }

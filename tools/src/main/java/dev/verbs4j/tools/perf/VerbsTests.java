@@ -380,12 +380,15 @@ final class VerbsTests {
         }
     }
 
-    /** Waits for {@code mark} at {@code offset}, polling both (empty) queues: that drives caller progress. */
+    /**
+     * Waits for {@code mark} at {@code offset}, polling both (empty) queues in turn, which
+     * drives caller progress, and looking for the mark after each poll, as an application that
+     * answers as soon as its message is in does.
+     */
     private static void awaitByte(End a, End b, MemorySegment buf, long offset, byte mark) {
         WorkCompletion[] none = NO_COMPLETIONS;
-        while (buf.get(ValueLayout.JAVA_BYTE, offset) != mark) {
-            a.cq.poll(none, 0);
-            b.cq.poll(none, 0);
+        for (int turn = 0; buf.get(ValueLayout.JAVA_BYTE, offset) != mark; turn ^= 1) {
+            (turn == 0 ? a : b).cq.poll(none, 0);
         }
     }
 
