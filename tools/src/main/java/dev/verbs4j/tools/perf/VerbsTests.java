@@ -1,5 +1,6 @@
 package dev.verbs4j.tools.perf;
 
+import dev.verbs4j.CompletionQueue;
 import dev.verbs4j.FlushLevel;
 import dev.verbs4j.QueuePair;
 import dev.verbs4j.ReceiveWorkRequest;
@@ -306,7 +307,10 @@ final class VerbsTests {
 
     /**
      * WRITE or SEND ping-pong with one thread for both sides, in turn: each answers as soon as
-     * it sees the other's message; completions are reaped after the round trip.
+     * it sees the other's message (a WRITE's last byte, a receive's completion); the send
+     * completions are reaped after the round trip. (Each side of perftest's ib_send_lat awaits
+     * its send's completion before its next step, as {@link PingPong#driveSends} does: one
+     * thread has no such step to wait for.)
      */
     private static void oneThreadPingPong(String test, End a, End b, int size, long[] ns) {
         SendWorkRequest wr = new SendWorkRequest();
@@ -331,14 +335,33 @@ final class VerbsTests {
                 b.qp.postRecv(rr.wrId(i).buffer(b.mr, 0, size));
                 a.qp.postRecv(rr.wrId(i).buffer(a.mr, reply, size));
                 a.qp.postSend(wr.wrId(i).signaled(true).buffer(a.mr, 0, size).send());
-                PerfPair.awaitOne(b.cq, one);
-                PerfPair.awaitOne(a.cq, one);
+                int sendsReapedB = awaitReceive(b.cq, one);
                 b.qp.postSend(wr.wrId(i).signaled(true).buffer(b.mr, reply, size).send());
-                PerfPair.awaitOne(a.cq, one);
-                PerfPair.awaitOne(b.cq, one);
+                int sendsReapedA = awaitReceive(a.cq, one);
                 ns[i] = (System.nanoTime() - t0) / 2;
+                awaitSend(a.cq, one, sendsReapedA);
+                awaitSend(b.cq, one, sendsReapedB);
             }
             Progress.update(i + 1);
+        }
+    }
+
+    /** Reaps {@code cq} up to its next receive's completion; returns how many send completions came first. */
+    private static int awaitReceive(CompletionQueue cq, WorkCompletion[] one) {
+        int sends = 0;
+        while (true) {
+            PerfPair.awaitOne(cq, one);
+            if (one[0].opcode().isReceive()) {
+                return sends;
+            }
+            sends++;
+        }
+    }
+
+    /** Reaps the one send completion of a round trip, unless {@link #awaitReceive} already did. */
+    private static void awaitSend(CompletionQueue cq, WorkCompletion[] one, int alreadyReaped) {
+        if (alreadyReaped == 0) {
+            PerfPair.awaitOne(cq, one);
         }
     }
 
