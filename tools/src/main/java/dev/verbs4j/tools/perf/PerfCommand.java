@@ -163,7 +163,7 @@ public final class PerfCommand {
                 results.addAll(repeat(o, out, () -> {
                     try {
                         return latency ? udp.latency(size, o.iterationsOr(10_000), o.threads > 1)
-                                : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000));
+                                : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.threads > 1);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

@@ -6,12 +6,13 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The raw limit the soft provider is measured against: bare DatagramChannels on the same
  * loopback addresses, moving datagrams of the same sizes the engine would send for a
- * message (payload up to the MTU plus BTH, RETH and ICRC), with the same thread structure
- * (one thread sends and receives) and the same in-flight limit (128 packets).
+ * message (payload up to the MTU plus BTH, RETH and ICRC), with either thread structure (one
+ * thread sends and receives, or a thread per side) and the same in-flight limit (128 packets).
  */
 final class UdpBaseline implements AutoCloseable {
     private static final int HEADERS = 12 + 16 + 4;
@@ -44,17 +45,65 @@ final class UdpBaseline implements AutoCloseable {
         return c;
     }
 
-    Result bandwidth(int size, int mtu, int iterations) throws IOException {
+    /**
+     * The stream: one thread sends and receives in turn (caller progress's shape), or, with
+     * {@code threadPerSide}, a thread receives while this one sends (engine threads' shape,
+     * and the most this machine's loopback moves).
+     */
+    Result bandwidth(int size, int mtu, int iterations, boolean threadPerSide) throws IOException {
         int perMessage = Math.max(1, (size + mtu - 1) / mtu);
         long packets = (long) perMessage * iterations;
-        transfer(size, mtu, (long) perMessage * WarmUp.iterations(iterations));
+        stream(size, mtu, (long) perMessage * WarmUp.iterations(iterations), threadPerSide);
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
-        transfer(size, mtu, packets);
+        stream(size, mtu, packets, threadPerSide);
         double seconds = (System.nanoTime() - start) / 1e9;
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
         return Result.bandwidth("udp_bw", "DatagramChannel " + addressA.getAddress().getHostAddress() + " -> "
-                + addressB.getAddress().getHostAddress() + ", MTU " + mtu, size, iterations, seconds, 0, alloc);
+                + addressB.getAddress().getHostAddress() + ", MTU " + mtu + (threadPerSide ? ", a thread per side" : ", one thread"),
+                size, iterations, seconds, 0, alloc);
+    }
+
+    private void stream(int size, int mtu, long packets, boolean threadPerSide) throws IOException {
+        if (!threadPerSide) {
+            transfer(size, mtu, packets);
+            return;
+        }
+        AtomicLong received = new AtomicLong();
+        Thread receiver = Thread.ofPlatform().name("udp_bw receiver").start(() -> drain(packets, received));
+        long sent = 0;
+        int lastPayload = size - (int) ((Math.max(1, (size + mtu - 1) / mtu) - 1) * (long) mtu);
+        int perMessage = Math.max(1, (size + mtu - 1) / mtu);
+        while (sent < packets) {
+            if (sent - received.get() >= WINDOW) {
+                Thread.onSpinWait();
+                continue;
+            }
+            int payload = (sent % perMessage == perMessage - 1) ? lastPayload : mtu;
+            tx.clear().limit(payload + HEADERS);
+            if (a.send(tx, addressB) != 0) {
+                sent++;
+            }
+        }
+        try {
+            receiver.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The receiving thread of a stream: takes {@code packets} datagrams, publishing its count. */
+    private void drain(long packets, AtomicLong received) {
+        try {
+            for (long n = 0; n < packets; ) {
+                rx.clear();
+                if (b.receive(rx) != null) {
+                    received.setRelease(++n);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void transfer(int size, int mtu, long packets) throws IOException {
