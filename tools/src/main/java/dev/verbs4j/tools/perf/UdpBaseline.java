@@ -72,15 +72,12 @@ final class UdpBaseline implements AutoCloseable {
         AtomicLong received = new AtomicLong();
         Thread receiver = Thread.ofPlatform().name("udp_bw receiver").start(() -> drain(packets, received));
         long sent = 0;
-        int lastPayload = size - (int) ((Math.max(1, (size + mtu - 1) / mtu) - 1) * (long) mtu);
-        int perMessage = Math.max(1, (size + mtu - 1) / mtu);
         while (sent < packets) {
             if (sent - received.get() >= WINDOW) {
                 Thread.onSpinWait();
                 continue;
             }
-            int payload = (sent % perMessage == perMessage - 1) ? lastPayload : mtu;
-            tx.clear().limit(payload + HEADERS);
+            tx.clear().limit(payload(size, mtu, sent) + HEADERS);
             if (a.send(tx, addressB) != 0) {
                 sent++;
             }
@@ -90,6 +87,12 @@ final class UdpBaseline implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The payload of datagram {@code index} of a stream of {@code size}-byte messages cut at {@code mtu}. */
+    private static int payload(int size, int mtu, long index) {
+        int perMessage = Math.max(1, (size + mtu - 1) / mtu);
+        return index % perMessage == perMessage - 1 ? size - (perMessage - 1) * mtu : mtu;
     }
 
     /** The receiving thread of a stream: takes {@code packets} datagrams, publishing its count. */
@@ -109,12 +112,9 @@ final class UdpBaseline implements AutoCloseable {
     private void transfer(int size, int mtu, long packets) throws IOException {
         long sent = 0;
         long received = 0;
-        int lastPayload = size - (int) ((Math.max(1, (size + mtu - 1) / mtu) - 1) * (long) mtu);
-        int perMessage = Math.max(1, (size + mtu - 1) / mtu);
         while (received < packets) {
             while (sent < packets && sent - received < WINDOW) {
-                int payload = (sent % perMessage == perMessage - 1) ? lastPayload : mtu;
-                tx.clear().limit(payload + HEADERS);
+                tx.clear().limit(payload(size, mtu, sent) + HEADERS);
                 if (a.send(tx, addressB) == 0) {
                     break;
                 }
