@@ -561,16 +561,15 @@ public final class DeviceEngine implements AutoCloseable {
      * another device now (one thread playing both ends) leaves the acknowledgements to a later
      * poll ({@link #help}): its next look is at the other device, for the answer to what it
      * just sent, and their system calls would come first. It leaves receiving to the next
-     * poll, and does nothing when
-     * another thread is inside the engine, which then takes the work. Without a helper, the
-     * engine thread is awake or woken and takes the work as before.
+     * poll, and does nothing when another thread is inside the engine, which then takes the
+     * work. Without a helper, the engine thread is awake or woken and takes the work as before.
      */
     public void posted(QpEngine qp, long nowNs) {
         long helped = helpedAtNs();
         if (helped != 0 && nowNs - helped < HELP_WINDOW_NS && lock.tryLock()) {
             try {
                 qp.transmit(nowNs);
-                if (!HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
+                if (heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
                     sendHeldAcks(heldAckCount);
                 }
             } catch (RuntimeException | AssertionError e) {

@@ -41,13 +41,6 @@ final class HeldAckSweep {
     }
 
     /**
-     * Sends what the registered engines other than {@code polled} hold back, where that is
-     * left to {@code thread} ({@link DeviceEngine#heldAcksLeftTo}: the thread polled them last,
-     * or nobody polls them now), skipping any another thread is inside. An engine another
-     * thread polls now is left to that thread, which sends its acknowledgements behind its
-     * answers. Returns how many it sent.
-     */
-    /**
      * Whether {@code thread} helps a registered engine other than {@code engine} now: it was
      * the last to help it, within {@link DeviceEngine#HELP_WINDOW_NS} of {@code nowNs}.
      */
@@ -60,6 +53,13 @@ final class HeldAckSweep {
         return false;
     }
 
+    /**
+     * Sends what the registered engines other than {@code polled} hold back, where that is
+     * left to {@code thread} ({@link DeviceEngine#heldAcksLeftTo}: the thread polled them last,
+     * or nobody polls them now), skipping any another thread is inside. An engine another
+     * thread polls now is left to that thread, which sends its acknowledgements behind its
+     * answers. Returns how many it sent.
+     */
     static int sweep(DeviceEngine polled, Thread thread, long nowNs) {
         if (HOLDING.get() == 0) {
             return 0;
