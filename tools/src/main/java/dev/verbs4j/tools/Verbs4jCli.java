@@ -81,7 +81,8 @@ public final class Verbs4jCli {
         out.println("                 until the time is up), -l N (bandwidth: N requests per post call),");
         out.println("                 --provider NAME, -p PORT (side channel), --device NAME and --address IP (with a HOST),");
         out.println("                 --progress caller|thread, --json FILE, --persistent (FLUSH to a mapped file),");
-        out.println("                 --threads 1|2 (write_lat: one thread for both sides, or one each)");
+        out.println("                 --threads 1|2 (write_lat, send_lat, udp_lat, udp_bw: one thread for both sides,");
+        out.println("                 or one each)");
         out.println("  perf --server [--provider NAME] [--device NAME] [--address IP] [-p PORT]");
         out.println("                 the responder of one client's perf run, as a perftest server is");
         out.println("  perf --compat perftest TEST [perftest's options] [HOST]   (or perf --compat ib_TEST ...)");
