@@ -253,8 +253,9 @@ final class PerfTargets {
                 : String.format(Locale.ROOT, "%.2fx", ratio);
         String target = unit.equals("%") ? String.format(Locale.ROOT, ">= %.0f %%", bound * 100)
                 : String.format(Locale.ROOT, "<= %.1fx", bound);
-        if (!ok && value.equals(target.substring(3).replace(".0x", ".00x"))) {
-            // A miss that rounds to its bound shows one more digit (89.8 %, not 90 %).
+        // Both forms show the ratio in hundredths (90 %, 2.00x): a miss that rounds to its
+        // bound shows one more digit (89.8 %, not 90 %).
+        if (!ok && Math.round(ratio * 100) == Math.round(bound * 100)) {
             value = unit.equals("%") ? String.format(Locale.ROOT, "%.1f %%", ratio * 100)
                     : String.format(Locale.ROOT, "%.3fx", ratio);
         }
