@@ -1,10 +1,35 @@
 # Sourced by the guest scripts, and inside 'ip netns exec peer bash -c ...' in the guest: the
 # functions and paths they use, which a new shell does not inherit.
-java_run() { "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "$@"; }
 
-# The classpath of the verbs4j tools with both providers, from a full build.
+# A JVM of the guest: C1 only, as suits runs on two emulated CPUs. When its -cp is a class
+# path scripts/vm-cds.sh made a class-data archive for on the host, the JVM maps that archive
+# instead of loading and verifying those classes one by one, which under emulation is a good
+# part of a short run. The JVM says nothing when it cannot use the archive.
+java_run() {
+    local arg previous="" archive=()
+    for arg in "$@"; do
+        if [ "$previous" = -cp ] && [ -f "$(cds_archive "$arg")" ]; then
+            archive=(-XX:SharedArchiveFile="$(cds_archive "$arg")" -Xlog:cds=off)
+        fi
+        previous=$arg
+    done
+    "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "${archive[@]}" "$@"
+}
+
+# The class-data archive for class path $1 (it need not exist): named by the path's digest.
+cds_archive() {
+    echo "target/vm/cds/$(printf '%s' "$1" | sha1sum | cut -c1-16).jsa"
+}
+
+# The conformance suite with both providers, from a full build: jars only, as a class-data
+# archive needs.
+suite_classpath() {
+    echo "$(cat conformance-tests/target/conformance-classpath.txt):$(ls conformance-tests/target/verbs4j-conformance-*[0-9T].jar)"
+}
+
+# The verbs4j tools with both providers.
 tools_classpath() {
-    echo "tools/target/classes:$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes"
+    echo "$(suite_classpath):$(ls tools/target/verbs4j-tools-*[0-9T].jar)"
 }
 
 # Waits until something in namespace 'peer' listens on TCP port $1 (at most 60 s), or until

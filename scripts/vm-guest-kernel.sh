@@ -8,6 +8,8 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+source scripts/vm-guest-env.sh
+classpath=$(suite_classpath)
 release=$(uname -r)
 label=ibverbs-rxe-${release%-amd64}
 out=target/vm/kernels/$release
@@ -15,16 +17,14 @@ mkdir -p "$out"
 ibv_devinfo -v > "$out/ibv_devinfo.txt" 2>&1
 echo "== conformance suite: ibverbs on rxe0, kernel $release (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
 start=$SECONDS
-"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 \
-    -cp "$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes" \
+java_run -cp "$classpath" \
     dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 \
     --label "$label" --report-dir conformance-tests/target/conformance --timeout-ms 30000 > "$out/conformance.log" 2>&1
 status=$?
 echo "$status" > "$out/conformance.rc"
 grep -E '^==== verbs4j' "$out/conformance.log"
 # Again with every RC pair connected through this kernel's rdma_cm.
-"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 \
-    -cp "$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes" \
+java_run -cp "$classpath" \
     dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 --connect cm \
     --label "cm-$label" --report-dir conformance-tests/target/conformance --timeout-ms 30000 > "$out/conformance-cm.log" 2>&1
 echo $? > "$out/conformance-cm.rc"

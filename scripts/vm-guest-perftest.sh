@@ -15,7 +15,7 @@ tsv="$out/c-tools-perftest.tsv"
 : > "$tsv"
 # shellcheck source=scripts/vm-guest-env.sh
 source scripts/vm-guest-env.sh
-cp=${VERBS4J_TOOLS_CLASSPATH:-"tools/target/classes:$(cat conformance-tests/target/conformance-classpath.txt 2>/dev/null):conformance-tests/target/classes"}
+cp=${VERBS4J_TOOLS_CLASSPATH:-$(tools_classpath)}
 v4j="java_run -cp $cp dev.verbs4j.tools.Verbs4jCli perf --compat perftest"
 soft_side() { echo "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $*'"; }
 echo "== perftest against the soft provider (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"

@@ -11,9 +11,9 @@ cd "$root"
 out=target/vm
 mkdir -p "$out"
 step() { echo "== $* (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"; }
-java_run() { "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "$@"; }
-classpath="$(cat conformance-tests/target/conformance-classpath.txt):conformance-tests/target/classes"
-tools_classpath="tools/target/classes:$classpath"
+source scripts/vm-guest-env.sh
+classpath=$(suite_classpath)
+tools_classpath=$(tools_classpath)
 
 step "device"
 ibv_devinfo -v > "$out/ibv_devinfo.txt" 2>&1

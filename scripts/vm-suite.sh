@@ -29,6 +29,8 @@ if ! rxe-vm/fetch.sh --kernels "$kernels" > target/vm/fetch.log 2>&1; then
     exit 1
 fi
 grep -E "^rxe-vm: (kernel|qemu|rdma-core)" target/vm/fetch.log
+# The guest's JVMs start from class-data archives of the suite's and the tools' class paths.
+scripts/vm-cds.sh
 
 start=$(date +%s)
 echo "== kernel rxe suite: one boot of the newest kernel for the conformance suite, interop and perf"
