@@ -16,12 +16,12 @@ use_jdk25
 rm -rf target/vm/cds
 mkdir -p target/vm/cds
 
+# The training run is the guest's java_run, with the same options; with no archive yet it maps none.
 train() { # $1 = class path, then the main class and its arguments
     local classpath=$1 archive
     archive=$(cds_archive "$classpath")
     shift
-    "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 \
-        -XX:ArchiveClassesAtExit="$archive" -Xlog:cds=off -cp "$classpath" "$@" > "$archive.training.log" 2>&1
+    java_run -XX:ArchiveClassesAtExit="$archive" -Xlog:cds=off -cp "$classpath" "$@" > "$archive.training.log" 2>&1
     if [ -s "$archive" ]; then
         echo "class-data archive for $1: $(du -k "$archive" | cut -f1) KiB"
     else

@@ -6,10 +6,11 @@
 # instead of loading and verifying those classes one by one, which under emulation is a good
 # part of a short run. The JVM says nothing when it cannot use the archive.
 java_run() {
-    local arg previous="" archive=()
+    local arg previous="" candidate archive=()
     for arg in "$@"; do
-        if [ "$previous" = -cp ] && [ -f "$(cds_archive "$arg")" ]; then
-            archive=(-XX:SharedArchiveFile="$(cds_archive "$arg")" -Xlog:cds=off)
+        if [ "$previous" = -cp ]; then
+            candidate=$(cds_archive "$arg")
+            [ ! -f "$candidate" ] || archive=(-XX:SharedArchiveFile="$candidate" -Xlog:cds=off)
         fi
         previous=$arg
     done

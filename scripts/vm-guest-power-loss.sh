@@ -37,7 +37,7 @@ classpath="$(cat examples/replicated-log/target/runtime-classpath.txt):examples/
 if [ "${POWER_LOSS_PROBE_RXE:-0}" = 1 ]; then
     if [ -s conformance-tests/target/conformance-classpath.txt ]; then
         probe_cp="$(cat conformance-tests/target/conformance-classpath.txt):examples/replicated-log/target/classes"
-        "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -cp "$probe_cp" \
+        java_run -cp "$probe_cp" \
             dev.verbs4j.replicatedlog.Main server --provider ibverbs --device rxe0 \
             --file /mnt/log/replica0.log --port 18799 --bind 127.0.0.1 > /tmp/rxe-probe.log 2>&1 &
         probe_pid=$!
@@ -81,7 +81,7 @@ echo "power-loss guest: $replicas replica(s) ready, appending $size-byte records
 # again and resumes where the replicas agree; only the kill ends this boot.
 for attempt in 1 2 3 4 5; do
     status=0
-    "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+    java_run -XX:+UseSerialGC \
         -Dverbs4j.soft.devices=writer=127.0.0.100:47995 -cp "$classpath" \
         dev.verbs4j.replicatedlog.Main append "${servers[@]}" --size "$size" || status=$?
     echo "power-loss guest: the writer exited with status $status (attempt $attempt), starting it again"
