@@ -16,6 +16,7 @@ source scripts/vm-guest-env.sh
 out=target/vm
 mkdir -p "$out"
 tsv=$out/c-tools-cm.tsv
+logs=$(mktemp -d)
 : > "$tsv"
 bin=$(dirname "$LD_LIBRARY_PATH")/bin
 v4j="java_run -cp $(tools_classpath) dev.verbs4j.tools.Verbs4jCli"
@@ -43,16 +44,25 @@ cm_pair() {
     port=$((port + 1))
     local name=${id#ctools/}
     name=${name//[#.\/]/-}
-    local slog=$out/cm-$name-server.log clog=$out/cm-$name-client.log
-    eval "timeout 60 ${server//@PORT@/$port}" > "$slog" 2>&1 &
+    # The logs are written in the guest's own /tmp and copied to $out when the pairing ends:
+    # a file of the 9p share that one process reads while another writes it can lose the
+    # written bytes to zeros, the server's ready line among them.
+    local slog=$logs/cm-$name-server.log clog=$logs/cm-$name-client.log
+    # The server's bound outlasts the wait for its ready line, so a server that never gets
+    # ready is still there to show its threads.
+    eval "timeout 90 ${server//@PORT@/$port}" > "$slog" 2>&1 &
     local spid=$!
     local crc src
     if [ -z "$ready" ]; then
         sleep 1
     elif ! await_log_line "$slog" "$ready" "$spid" 60; then
+        local last
+        last=$(tail -n 1 "$slog")
+        dump_java_threads "$spid"
         stop "$spid"
         wait "$spid"
-        record_case "$tsv" "$id" fail "the server never listened: $(tail -n 1 "$slog")"
+        cp "$slog" "$out/"
+        record_case "$tsv" "$id" fail "the server never listened: ${last:-no output} (its threads' stacks: $out/${slog##*/})"
         return
     fi
     eval "timeout 60 ${client//@PORT@/$port}" > "$clog" 2>&1
@@ -66,6 +76,7 @@ cm_pair() {
     stop "$spid"
     wait "$spid"
     src=$?
+    cp "$slog" "$clog" "$out/"
     if [ "$crc" = 0 ] && [ "$src" = 0 ] && eval "$check"; then
         local figure
         figure=$(grep -ah "pings\|verified\|^ *[0-9]" "$clog" "$slog" | tail -n 1 | tr -s ' \t' ' ')

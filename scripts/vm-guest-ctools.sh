@@ -43,7 +43,8 @@ pair() {
             crc=$?
         else
             crc=124
-            echo "the soft server did not listen on TCP port $tcp_port" > "$out/$name-c.log"
+            echo "the soft server did not listen on TCP port $tcp_port (its threads' stacks: $out/$name-soft.log)" > "$out/$name-c.log"
+            dump_java_threads "$spid"
         fi
         wait "$spid"
         src=$?

@@ -33,11 +33,14 @@ tools_classpath() {
     echo "$(suite_classpath):$(ls tools/target/verbs4j-tools-*[0-9T].jar)"
 }
 
+# The waits below bound their time by the clock, not by a count of rounds: under emulation
+# the programs a round starts take longer than its pause.
+
 # Waits until something in namespace 'peer' listens on TCP port $1 (at most 60 s), or until
 # process $2, the server, has ended (a server that refused to run).
 await_peer_listener() {
-    local i
-    for i in $(seq 1 600); do
+    local end=$((SECONDS + 60))
+    while ((SECONDS < end)); do
         ip netns exec peer ss -ltn 2>/dev/null | grep -q ":$1 " && return 0
         kill -0 "$2" 2>/dev/null || return 1
         sleep 0.1
@@ -47,15 +50,32 @@ await_peer_listener() {
 
 # Waits until log $1 has a line matching $2 (at most $4 s), or until process $3 has ended:
 # how a server that listens through the connection manager, which ss does not show, is
-# known to be ready.
+# known to be ready. $1 belongs in the guest's own /tmp: on the 9p share, reading a file while
+# another process writes it can turn the written bytes into zeros.
 await_log_line() {
-    local i
-    for ((i = 0; i < $4 * 10; i++)); do
+    local end=$((SECONDS + $4))
+    while ((SECONDS < end)); do
         grep -q "$2" "$1" 2>/dev/null && return 0
         kill -0 "$3" 2>/dev/null || return 1
         sleep 0.1
     done
     return 1
+}
+
+# Has every JVM in the process tree under $1 print its threads' stacks to its standard output
+# (SIGQUIT), then gives them two seconds to do so: a server that never got ready leaves in its
+# log where it was.
+dump_java_threads() {
+    local jvms=() queue=("$1") pid
+    while [ ${#queue[@]} -gt 0 ]; do
+        pid=${queue[0]}
+        queue=("${queue[@]:1}")
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" != java ] || jvms+=("$pid")
+        queue+=($(pgrep -P "$pid"))
+    done
+    [ ${#jvms[@]} -gt 0 ] || return 0
+    kill -QUIT "${jvms[@]}" 2>/dev/null
+    sleep 2
 }
 
 # One pairing's line in a c-tools table, shown as well: $1 the table, $2 case id,

@@ -22,8 +22,8 @@ echo "== perftest against the soft provider (guest uptime $(cut -d' ' -f1 /proc/
 
 # Waits until something listens on TCP $2 (in namespace $1, or the root one for '-'), up to 90 s.
 wait_listening() {
-    local ns=$1 port=$2 i
-    for ((i = 0; i < 900; i++)); do
+    local ns=$1 port=$2 end=$((SECONDS + 90))
+    while ((SECONDS < end)); do
         if [ "$ns" = - ]; then
             ss -Hltn "sport = :$port" | grep -q . && return 0
         else
@@ -46,6 +46,7 @@ pairing() {
     eval "timeout 120 ${server//@PORT@/$port}" > "$log-server.log" 2>&1 &
     local spid=$!
     if ! wait_listening "$ns" "$port"; then
+        dump_java_threads "$spid"
         kill "$spid" 2>/dev/null
         wait "$spid"
         printf '%s\tfail\tthe server never listened on TCP %s (log %s-server.log)\n' "$name" "$port" "$log" >> "$tsv"
