@@ -110,8 +110,8 @@ public final class PerfCommand {
 
     /** One size of a bandwidth or latency test, with perftest's default iteration counts. */
     static Result measure(PerfOptions o, PerfPair pair, int size) {
-        return o.isLatency() ? VerbsTests.latency(o.test, pair, size, o.iterationsOr(10_000), o.threads, o.durationNs())
-                : VerbsTests.bandwidth(o.test, pair, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000),
+        return o.isLatency() ? VerbsTests.latency(o.test, pair, size, o.iterationsOr(10_000), o.warmUp, o.threads, o.durationNs())
+                : VerbsTests.bandwidth(o.test, pair, size, o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.warmUp,
                         new VerbsTests.Pipeline(o.depth, o.qps, o.cqMod, o.postList), o.durationNs());
     }
 
@@ -162,8 +162,9 @@ public final class PerfCommand {
             for (int size : o.sizesFor(latency ? 8 : 65536, 2, 1 << 20)) {
                 results.addAll(repeat(o, out, () -> {
                     try {
-                        return latency ? udp.latency(size, o.iterationsOr(10_000), o.threads > 1)
-                                : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.threads > 1);
+                        return latency ? udp.latency(size, o.iterationsOr(10_000), o.warmUp, o.threads > 1)
+                                : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.warmUp,
+                                        o.threads > 1);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

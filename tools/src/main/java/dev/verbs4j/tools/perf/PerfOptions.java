@@ -11,7 +11,8 @@ import static dev.verbs4j.tools.OptionArgs.value;
  * The options of {@code verbs4j perf}, named as perftest names them where they match:
  * {@code -s/--size}, {@code -a} (all sizes), {@code -n/--iters}, {@code -m/--mtu},
  * {@code -t/--tx-depth}, {@code -q/--qps}, {@code -Q/--cq-mod}, {@code -l/--post-list}, {@code -D/--duration}, {@code -p/--port}; plus {@code --provider}, {@code --device},
- * {@code --address}, {@code --progress}, {@code --repeat} and {@code --json}. With no test, the
+ * {@code --address}, {@code --progress}, {@code --repeat}, {@code -w/--warmup} (unmeasured
+ * operations before each measurement) and {@code --json}. With no test, the
  * targets table ({@link PerfTargets}). As in perftest, a host after the test
  * makes this the client of the server there ({@code --server}); with neither, both ends run
  * in this process.
@@ -37,6 +38,8 @@ final class PerfOptions {
     int postList = 1;
     /** Bandwidth and latency tests: run for this many seconds (perftest's {@code -D}), or 0 for a count. */
     int durationSeconds;
+    /** Unmeasured operations before each measurement, or -1 for {@link WarmUp}'s rule. */
+    int warmUp = -1;
     /** Each measurement this many times, with the median and spread of its figure. */
     int repeat = 1;
     /** Serve one client ({@code --server}); the test is the client's to choose. */
@@ -70,6 +73,7 @@ final class PerfOptions {
                 case "-l", "--post-list" -> o.postList = Integer.parseInt(value(args, ++i, a));
                 case "-D", "--duration" -> o.durationSeconds = Integer.parseInt(value(args, ++i, a));
                 case "--repeat" -> o.repeat = Integer.parseInt(value(args, ++i, a));
+                case "-w", "--warmup" -> o.warmUp = Integer.parseInt(value(args, ++i, a));
                 case "--server" -> o.server = true;
                 case "-p", "--port" -> o.port = Integer.parseInt(value(args, ++i, a));
                 case "-d", "--device" -> o.device = value(args, ++i, a);
@@ -89,6 +93,9 @@ final class PerfOptions {
         if (o.server) {
             o.checkServer();
             return o;
+        }
+        if (o.warmUp < -1) {
+            throw new IllegalArgumentException("--warmup must be 0 or more");
         }
         if (o.repeat < 1 || o.repeat > 1000) {
             throw new IllegalArgumentException("--repeat must be 1..1000");

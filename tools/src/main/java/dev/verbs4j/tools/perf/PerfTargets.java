@@ -82,10 +82,10 @@ final class PerfTargets {
     private void repetition() {
         try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
                 new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
-            measure("udp_lat", () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), false));
-            measure("udp_lat" + PER_SIDE, () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), true));
-            measure("udp_bw", () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), false));
-            measure("udp_bw" + PER_SIDE, () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), true));
+            measure("udp_lat", () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, false));
+            measure("udp_lat" + PER_SIDE, () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, true));
+            measure("udp_bw", () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, false));
+            measure("udp_bw" + PER_SIDE, () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, true));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -94,10 +94,10 @@ final class PerfTargets {
             System.setProperty("verbs4j.soft.progress", progress);
             try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
                 for (String test : LATENCY) {
-                    measure(test + "/" + progress, () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
+                    measure(test + "/" + progress, () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 1, 0));
                     if (PING_PONG.contains(test)) {
                         measure(test + "/" + progress + PER_SIDE,
-                                () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), 2, 0));
+                                () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 2, 0));
                     }
                 }
                 for (String test : BANDWIDTH) {
@@ -131,7 +131,7 @@ final class PerfTargets {
             Device device = DeviceChoice.choose(o.provider, "soft1", null);
             try (PerfClient client = PerfClient.connect(device, "127.0.0.1", SERVER_PORT, 1 << 17, o.depth, o.mtu, 1, false)) {
                 for (String test : TWO_PROCESS_LATENCY) {
-                    measure(test + "/" + progress + "/2p", () -> VerbsTests.latency(test, client, LATENCY_SIZE, o.iterationsOr(10_000), 1, 0));
+                    measure(test + "/" + progress + "/2p", () -> VerbsTests.latency(test, client, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 1, 0));
                 }
                 for (String test : TWO_PROCESS_BANDWIDTH) {
                     measure(test + "/" + progress + "/2p", () -> bandwidth(test, client, 1));
@@ -144,7 +144,7 @@ final class PerfTargets {
     }
 
     private Result bandwidth(String test, PerfPair lb, int qps) {
-        return VerbsTests.bandwidth(test, lb, BANDWIDTH_SIZE, o.iterationsOr(5_000),
+        return VerbsTests.bandwidth(test, lb, BANDWIDTH_SIZE, o.iterationsOr(5_000), o.warmUp,
                 new VerbsTests.Pipeline(o.depth, qps, o.cqMod, o.postList), 0);
     }
 

@@ -50,10 +50,10 @@ final class UdpBaseline implements AutoCloseable {
      * {@code threadPerSide}, a thread receives while this one sends (engine threads' shape,
      * and the most this machine's loopback moves).
      */
-    Result bandwidth(int size, int mtu, int iterations, boolean threadPerSide) throws IOException {
+    Result bandwidth(int size, int mtu, int iterations, int warmUp, boolean threadPerSide) throws IOException {
         int perMessage = Math.max(1, (size + mtu - 1) / mtu);
         long packets = (long) perMessage * iterations;
-        stream(size, mtu, (long) perMessage * WarmUp.iterations(iterations), threadPerSide);
+        WarmUp.run(iterations, warmUp, n -> stream(size, mtu, (long) perMessage * n, threadPerSide));
         long allocBefore = Allocation.allocatedBytes();
         long start = System.nanoTime();
         stream(size, mtu, packets, threadPerSide);
@@ -134,9 +134,9 @@ final class UdpBaseline implements AutoCloseable {
      * The ping-pong, half of each round trip: one thread plays both sides in turn, or, with
      * {@code threadPerSide}, each side has a thread of its own (as ib_write_lat's two processes).
      */
-    Result latency(int size, int iterations, boolean threadPerSide) throws IOException {
+    Result latency(int size, int iterations, int warmUp, boolean threadPerSide) throws IOException {
         long[] ns = new long[iterations];
-        pingPong(size, new long[WarmUp.iterations(iterations)], threadPerSide);
+        WarmUp.run(iterations, warmUp, n -> pingPong(size, new long[n], threadPerSide));
         long allocBefore = Allocation.allocatedBytes();
         pingPong(size, ns, threadPerSide);
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;

@@ -39,7 +39,8 @@ final class VerbsTests {
      * flight when no more fit. With a {@code durationNs} (perftest's {@code -D}), runs of
      * {@code iterations} follow each other until that much time has passed.
      */
-    static Result bandwidth(String test, PerfPair lb, int size, int iterations, Pipeline pipeline, long durationNs) {
+    static Result bandwidth(String test, PerfPair lb, int size, int iterations, int warmUp, Pipeline pipeline,
+                            long durationNs) {
         int depth = pipeline.depth();
         int qps = pipeline.qps();
         if (qps > 1 && test.equals("send_bw")) {
@@ -68,10 +69,11 @@ final class VerbsTests {
         int list = pipeline.postList();
         Posting posting = new Posting(requesters, list,
                 Math.max(1, Math.min(pipeline.signalEvery(), (depth - list) / requesters.length + 1)));
-        int warmUp = WarmUp.iterations(iterations);
-        lb.begin(test, size, warmUp);
-        run(test, lb, posting, wrs, rr, wcs, size, warmUp, depth, send);
-        lb.end();
+        WarmUp.run(iterations, warmUp, n -> {
+            lb.begin(test, size, n);
+            run(test, lb, posting, wrs, rr, wcs, size, n, depth, send);
+            lb.end();
+        });
         lb.begin(test, size, iterations);
         Progress.start(test + " " + size + " B", iterations, durationNs);
         long allocBefore = Allocation.allocatedBytes();
@@ -220,9 +222,9 @@ final class VerbsTests {
      * (perftest's {@code -D}), runs of {@code iterations} follow each other until that much
      * time has passed, and every sample counts.
      */
-    static Result latency(String test, PerfPair lb, int size, int iterations, int threads, long durationNs) {
+    static Result latency(String test, PerfPair lb, int size, int iterations, int warmUp, int threads, long durationNs) {
         long[] ns = new long[iterations];
-        measureLatency(test, lb, size, new long[WarmUp.iterations(iterations)], threads);
+        WarmUp.run(iterations, warmUp, n -> measureLatency(test, lb, size, new long[n], threads));
         Progress.start(test + " " + size + " B", iterations, durationNs);
         long[] samples = ns;
         int total = 0;

@@ -1,20 +1,36 @@
 package dev.verbs4j.tools.perf;
 
 /**
- * How many unmeasured operations run before a measurement: as many as it measures, up to
- * {@value #MAX}. A JVM compiles a path only after it has run it some thousands of times, and
- * a {@code perf --server} is a fresh JVM for every client: with the old thousand, the first
- * two-process run measured the server's interpreted code (an 8-byte WRITE ping-pong took
- * 5.0 µs in a fresh pair and 4.0 µs in the same pair's third run).
+ * The unmeasured operations before a measurement: as many as it measures, up to
+ * {@value #MAX}, unless {@code -w/--warmup} names a number. A JVM compiles a path only after
+ * it has run it some thousands of times, and a {@code perf --server} is a fresh JVM for every
+ * client: with the old thousand, the first two-process run measured the server's interpreted
+ * code (an 8-byte WRITE ping-pong took 5.0 µs in a fresh pair and 4.0 µs in the same pair's
+ * third run).
  */
 final class WarmUp {
     static final int MAX = 20_000;
 
+    /** One unmeasured run of {@code operations}. */
+    @FunctionalInterface
+    interface Run<E extends Exception> {
+        void run(int operations) throws E;
+    }
+
     private WarmUp() {
     }
 
-    /** The unmeasured operations before a measurement of {@code iterations}. */
-    static int iterations(int iterations) {
-        return Math.min(iterations, MAX);
+    /** The unmeasured operations before a measurement of {@code iterations}; {@code fixed} -1 for the rule above. */
+    static int operations(int iterations, int fixed) {
+        return fixed >= 0 ? fixed : Math.min(iterations, MAX);
+    }
+
+    /** Runs the warm-up before a measurement of {@code iterations} as one run (none for 0 operations); returns its size. */
+    static <E extends Exception> int run(int iterations, int fixed, Run<E> run) throws E {
+        int n = operations(iterations, fixed);
+        if (n > 0) {
+            run.run(n);
+        }
+        return n;
     }
 }

@@ -72,7 +72,7 @@ class PerfServerTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void writeBandwidthLandsOnTheServersDevice() throws Exception {
-        CliRun[] r = serverAndClient("write_bw", "-s", "8192", "-n", "300", "-m", "4096");
+        CliRun[] r = serverAndClient("write_bw", "-s", "8192", "-n", "300", "-w", "300", "-m", "4096");
 
         assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
@@ -87,7 +87,7 @@ class PerfServerTest {
     @ValueSource(strings = {"send_bw", "read_bw", "atomic_bw", "atomic_write_bw", "flush_bw"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void bandwidthTestsRunAgainstAServer(String test) throws Exception {
-        CliRun[] r = serverAndClient(test, "-n", "200", "-t", "16");
+        CliRun[] r = serverAndClient(test, "-n", "200", "-w", "200", "-t", "16");
 
         assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
@@ -106,7 +106,7 @@ class PerfServerTest {
     @ValueSource(strings = {"write_lat", "send_lat", "read_lat", "atomic_lat", "flush_lat", "flush_mr_lat"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void latencyTestsRunAgainstAServer(String test) throws Exception {
-        CliRun[] r = serverAndClient(test, "-n", "300");
+        CliRun[] r = serverAndClient(test, "-n", "300", "-w", "300");
 
         assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         assertEquals(0, r[0].status(), r[0].out() + r[0].err());
@@ -119,7 +119,7 @@ class PerfServerTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void queuePairsAreConnectedPairwise() throws Exception {
-        CliRun[] r = serverAndClient("write_bw", "-s", "4096", "-n", "400", "-t", "16", "-q", "4");
+        CliRun[] r = serverAndClient("write_bw", "-s", "4096", "-n", "400", "-w", "400", "-t", "16", "-q", "4");
 
         assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         assertTrue(r[0].out().contains("4 queue pair(s) connected"), r[0].out());
@@ -134,7 +134,7 @@ class PerfServerTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void durationRepeatsRunsUntilTheTimeIsUp() throws Exception {
-        CliRun[] r = serverAndClient("send_lat", "-n", "200", "-D", "1");
+        CliRun[] r = serverAndClient("send_lat", "-n", "200", "-w", "200", "-D", "1");
 
         assertEquals(0, r[1].status(), "client:\n" + r[1].out() + r[1].err() + "server:\n" + r[0].out() + r[0].err());
         String line = r[1].out().lines().filter(l -> l.trim().matches("8\\s+\\d+\\s.*")).findFirst().orElseThrow();
@@ -160,6 +160,13 @@ class PerfServerTest {
         CliRun t = CliRun.of("perf", "mr_cycle", "-D", "5");
         assertEquals(1, t.status());
         assertTrue(t.err().contains("--duration applies to the bandwidth and latency tests"), t.err());
+    }
+
+    @Test
+    void aNegativeWarmUpIsRefused() {
+        CliRun r = CliRun.of("perf", "write_bw", "--warmup", "-2");
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("--warmup must be 0 or more"), r.err());
     }
 
     @Test

@@ -56,7 +56,7 @@ class ProgressTest {
         ByteArrayOutputStream shown = new ByteArrayOutputStream();
         try (Loopback lb = new Loopback("soft", 1 << 16, 16, Mtu.MTU_4096, false)) {
             Progress.attachDriven(new PrintStream(shown, true, StandardCharsets.UTF_8), true, 0, 0, () -> 0L);
-            VerbsTests.bandwidth("write_bw", lb, 4096, 2_000, new VerbsTests.Pipeline(16, 1, 100, 1), 0);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 2_000, 2_000, new VerbsTests.Pipeline(16, 1, 100, 1), 0);
             assertEquals(2_000, Progress.doneSoFar(), "operations the run reported done");
         } finally {
             Progress.attach(System.err, false);

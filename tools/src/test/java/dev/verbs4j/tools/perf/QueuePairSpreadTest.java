@@ -26,7 +26,7 @@ class QueuePairSpreadTest {
             }
 
             // 400 warm-up requests, then 400 measured: one packet each at 4 KiB and MTU 4096.
-            VerbsTests.bandwidth("write_bw", lb, 4096, 400, new VerbsTests.Pipeline(16, 4, 100, 1), 0);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 400, 400, new VerbsTests.Pipeline(16, 4, 100, 1), 0);
 
             for (int i = 0; i < qps.length; i++) {
                 int sent = (qps[i].query(attributes).sqPsn() - before[i]) & 0xFFFFFF;
@@ -55,7 +55,7 @@ class QueuePairSpreadTest {
             QpAttributes attributes = new QpAttributes();
             int[] before = {qps[0].query(attributes).sqPsn(), qps[1].query(attributes).sqPsn()};
 
-            VerbsTests.bandwidth("write_bw", lb, 4096, 400, new VerbsTests.Pipeline(16, 2, 100, 4), 0);
+            VerbsTests.bandwidth("write_bw", lb, 4096, 400, 400, new VerbsTests.Pipeline(16, 2, 100, 4), 0);
 
             for (int i = 0; i < 2; i++) {
                 assertEquals(400, (qps[i].query(attributes).sqPsn() - before[i]) & 0xFFFFFF, "packets sent by queue pair " + i);
