@@ -29,6 +29,8 @@ final class PerfServer {
     private final boolean mustPoll;
     /** SENDs received in send_bw runs. */
     private long received;
+    /** Receives posted in the current send_bw run. */
+    private int receivesPosted;
 
     PerfServer(Device device, PrintStream out) {
         this.device = device;
@@ -138,30 +140,37 @@ final class PerfServer {
     /**
      * The receiving side of send_bw: {@code count} receives in all, {@code depth} of them
      * posted at a time (the first before GO), each completed one replaced while more are due.
+     * Each poll is a call of its own ({@link #reapReceives}), so that the JIT compiles it as an
+     * ordinary method which the next run enters compiled.
      */
     private void receiveSends(ControlChannel control, End b, int size, int count, int depth, ReceiveWorkRequest rr,
                               WorkCompletion[] wcs) {
-        int posted = 0;
-        int done = 0;
-        while (posted < Math.min(depth, count)) {
-            b.qp.postRecv(rr.wrId(posted++).buffer(b.mr, 0, size));
+        receivesPosted = 0;
+        while (receivesPosted < Math.min(depth, count)) {
+            b.qp.postRecv(rr.wrId(receivesPosted++).buffer(b.mr, 0, size));
         }
         control.send("GO");
         java.util.function.BooleanSupplier gone = control::peerGone;
+        int done = 0;
         for (long spins = 1; done < count; spins++) {
-            int n = b.cq.poll(wcs, wcs.length);
-            for (int i = 0; i < n; i++) {
-                if (!wcs[i].isSuccess()) {
-                    throw new IllegalStateException("receive failed: " + wcs[i]);
-                }
-                if (posted < count) {
-                    b.qp.postRecv(rr.wrId(posted++).buffer(b.mr, 0, size));
-                }
-            }
-            done += n;
-            received += n;
+            done += reapReceives(b, size, count, rr, wcs);
             PingPong.checkAbandoned(spins, gone);
         }
+    }
+
+    /** Polls once; replaces each completed receive while fewer than {@code count} were posted; returns how many completed. */
+    private int reapReceives(End b, int size, int count, ReceiveWorkRequest rr, WorkCompletion[] wcs) {
+        int n = b.cq.poll(wcs, wcs.length);
+        for (int i = 0; i < n; i++) {
+            if (!wcs[i].isSuccess()) {
+                throw new IllegalStateException("receive failed: " + wcs[i]);
+            }
+            if (receivesPosted < count) {
+                b.qp.postRecv(rr.wrId(receivesPosted++).buffer(b.mr, 0, size));
+            }
+        }
+        received += n;
+        return n;
     }
 
     /** Waits for the client's END, keeping the device going meanwhile when it needs this thread's polls. */

@@ -47,31 +47,14 @@ final class VerbsTests {
             throw new IllegalArgumentException("send_bw runs on one queue pair; --qps applies to write_bw, read_bw and the atomics");
         }
         QueuePair[] requesters = lb.requesters(qps);
-        SendWorkRequest[] wrs = new SendWorkRequest[pipeline.postList()];
-        for (int i = 0; i < wrs.length; i++) {
-            wrs[i] = new SendWorkRequest();
-        }
-        ReceiveWorkRequest rr = new ReceiveWorkRequest();
-        WorkCompletion[] wcs = new WorkCompletion[depth];
-        for (int i = 0; i < depth; i++) {
-            wcs[i] = new WorkCompletion();
-        }
-        boolean send = test.equals("send_bw");
-        End responder = lb.responder();
-        if (send && responder != null && !responder.receivesPosted) {
-            // Once per pair: each receive taken is replaced, so the next run (--repeat, -a)
-            // finds them all posted, each long enough for any message of the pair's buffer.
-            for (int i = 0; i < depth; i++) {
-                responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, responder.receiveLength()));
-            }
-            responder.receivesPosted = true;
-        }
         int list = pipeline.postList();
         Posting posting = new Posting(requesters, list,
                 Math.max(1, Math.min(pipeline.signalEvery(), (depth - list) / requesters.length + 1)));
+        BandwidthLoop loop = new BandwidthLoop(test, lb, posting, size, depth);
+        loop.postReceives();
         WarmUp.run(iterations, warmUp, n -> {
             lb.begin(test, size, n);
-            run(test, lb, posting, wrs, rr, wcs, size, n, depth, send);
+            loop.run(n);
             lb.end();
         });
         lb.begin(test, size, iterations);
@@ -81,7 +64,7 @@ final class VerbsTests {
         double peak = 0;
         int total = 0;
         while (true) {
-            peak = Math.max(peak, run(test, lb, posting, wrs, rr, wcs, size, iterations, depth, send));
+            peak = Math.max(peak, loop.run(iterations));
             total += iterations;
             Progress.advance(iterations);
             if (!goOn(System.nanoTime(), start, durationNs, total, iterations, Integer.MAX_VALUE)) {
@@ -143,78 +126,6 @@ final class VerbsTests {
             }
             return pair;
         }
-    }
-
-    /** Runs {@code iterations} operations; returns the best Gb/s over windows of 1/10th of the run. */
-    private static double run(String test, PerfPair lb, Posting posting, SendWorkRequest[] wrs, ReceiveWorkRequest rr, WorkCompletion[] wcs,
-                              int size, int iterations, int depth, boolean send) {
-        QueuePair[] requesters = posting.requesters;
-        java.util.Arrays.fill(posting.unsignaled, 0);
-        int posted = 0;
-        int completed = 0;
-        int window = Math.max(1, iterations / 10);
-        long windowStart = System.nanoTime();
-        int windowDone = 0;
-        double peak = 0;
-        long idlePolls = 0;
-        End responder = lb.responder();
-        while (completed < iterations) {
-            while (posted < iterations && depth - (posted - completed) >= Math.min(wrs.length, iterations - posted)) {
-                int count = Math.min(wrs.length, iterations - posted);
-                int pair = 0;
-                for (int k = 0; k < count; k++) {
-                    SendWorkRequest wr = wrs[k];
-                    pair = posting.prepare(wr, posted + k, iterations);
-                    wr.buffer(lb.a.mr, 0, size);
-                    switch (test) {
-                        case "write_bw" -> wr.rdmaWrite(lb.remoteAddress, lb.remoteRkey);
-                        case "read_bw" -> wr.rdmaRead(lb.remoteAddress, lb.remoteRkey);
-                        case "send_bw" -> wr.send();
-                        case "atomic_bw" -> wr.buffer(lb.a.mr, 0, 8).fetchAndAdd(lb.remoteAddress, lb.remoteRkey, 1);
-                        case "atomic_write_bw" -> wr.atomicWrite(lb.remoteAddress, lb.remoteRkey, posted + k);
-                        case "flush_bw" -> {
-                            wr.sges().clear();
-                            wr.flush(lb.remoteAddress, lb.remoteRkey, size, lb.flushType, FlushLevel.RANGE);
-                        }
-                        default -> throw new IllegalArgumentException("not a bandwidth test: " + test);
-                    }
-                }
-                if (count == 1) {
-                    requesters[pair].postSend(wrs[0]);
-                } else {
-                    requesters[pair].postSend(wrs, count);
-                }
-                posted += count;
-            }
-            int n = lb.a.cq.poll(wcs, wcs.length);
-            if (n == 0 && ++idlePolls % 64 == 0) {
-                // Engine threads may need this core (2-core machines): give it up now and then.
-                Thread.yield();
-            }
-            int done = 0;
-            for (int i = 0; i < n; i++) {
-                if (!wcs[i].isSuccess()) {
-                    throw new IllegalStateException("operation failed: " + wcs[i]);
-                }
-                done += (int) wcs[i].wrId();
-            }
-            completed += done;
-            Progress.update(completed);
-            if (send && responder != null) {
-                int r = responder.cq.poll(wcs, wcs.length);
-                for (int i = 0; i < r; i++) {
-                    responder.qp.postRecv(rr.wrId(i).buffer(responder.mr, 0, responder.receiveLength()));
-                }
-            }
-            windowDone += done;
-            if (windowDone >= window) {
-                long now = System.nanoTime();
-                peak = Math.max(peak, windowDone * (double) size * 8 / ((now - windowStart) / 1e9) / 1e9);
-                windowStart = now;
-                windowDone = 0;
-            }
-        }
-        return peak;
     }
 
     /**

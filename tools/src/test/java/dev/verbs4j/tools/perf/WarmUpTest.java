@@ -17,15 +17,16 @@ class WarmUpTest {
     }
 
     @Test
-    void byDefaultAsManyAsTheMeasurementUpToTheCap() {
-        assertEquals(List.of(5_000), runs(5_000, -1));
-        assertEquals(List.of(WarmUp.MAX), runs(1_000_000, -1));
+    void byDefaultAsManyAsTheMeasurementUpToTheCapInTwoRuns() {
+        assertEquals(List.of(2_500, 2_500), runs(5_000, -1));
+        assertEquals(List.of(WarmUp.MAX / 2, WarmUp.MAX / 2), runs(1_000_000, -1));
     }
 
     @Test
-    void aNumberGivenIsRunAsGiven() {
-        assertEquals(List.of(40_000), runs(5_000, 40_000));
-        assertEquals(List.of(7), runs(1_000_000, 7));
+    void aNumberGivenIsRunAsGivenInTwoHalves() {
+        assertEquals(List.of(20_000, 20_000), runs(5_000, 40_000));
+        assertEquals(List.of(3, 4), runs(1_000_000, 7));
+        assertEquals(List.of(1), runs(1_000_000, 1));
     }
 
     @Test
