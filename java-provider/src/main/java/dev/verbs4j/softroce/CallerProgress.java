@@ -3,19 +3,33 @@ package dev.verbs4j.softroce;
 import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.engine.EngineList;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * Progress driven by the application instead of an engine thread: with
- * {@code -Dverbs4j.soft.progress=caller}, soft devices start no thread, and every poll and
- * post of any soft device in the process runs one step of every such device. One thread
- * that polls then carries both ends of a loopback connection, which is what a busy-polling
- * RDMA application does and what a benchmark on few cores needs.
+ * {@code -Dverbs4j.soft.progress=caller}, soft devices start no thread, and every poll of a
+ * completion queue of any soft device in the process that finds it empty runs one step of
+ * every such device. One thread that polls then carries both ends of a loopback connection,
+ * which is what a busy-polling RDMA application does and what a benchmark on few cores needs.
+ * <p>
+ * A responder holds its acknowledgement back to the next step, as with engine threads, so
+ * that the application's answer to a request leaves before it. The polls are the only steps
+ * and may stop after the last completion, so one daemon thread, the watch, looks every
+ * {@value #WATCH_PERIOD_NS} ns and sends what no step has sent since its last look
+ * ({@link DeviceEngine#sendHeldAcksNotStepped}): an acknowledgement goes at most two periods
+ * late, far inside a requester's ACK timeout. The watch moves nothing else, and ends when the
+ * last such device closes.
  */
 final class CallerProgress {
     /** System property choosing the progress model: {@code thread} (default) or {@code caller}. */
     static final String PROPERTY = "verbs4j.soft.progress";
+    /** How often the watch looks for acknowledgements that no step sent. */
+    static final long WATCH_PERIOD_NS = 1_000_000L;
 
     /** A device may close while another thread polls: the list never shrinks under a poll's walk. */
     private static final EngineList ENGINES = new EngineList();
+    /** The watch while caller-driven devices are open; guarded by the class. */
+    private static Thread watch;
 
     private CallerProgress() {
     }
@@ -24,8 +38,12 @@ final class CallerProgress {
         return "caller".equals(System.getProperty(PROPERTY));
     }
 
-    static void add(DeviceEngine engine) {
+    static synchronized void add(DeviceEngine engine) {
+        engine.holdAcks(true);
         ENGINES.add(engine);
+        if (watch == null) {
+            watch = Thread.ofPlatform().daemon().name("verbs4j-held-acks").start(CallerProgress::watch);
+        }
     }
 
     static void remove(DeviceEngine engine) {
@@ -41,6 +59,28 @@ final class CallerProgress {
         long now = System.nanoTime();
         for (DeviceEngine engine : all) {
             engine.tryDoWork(now);
+        }
+    }
+
+    /** One look of the watch: sends the acknowledgements no step sent since the last; returns how many. */
+    static int sendHeldAcksNotStepped() {
+        int sent = 0;
+        for (DeviceEngine engine : ENGINES.all()) {
+            sent += engine.sendHeldAcksNotStepped();
+        }
+        return sent;
+    }
+
+    private static void watch() {
+        while (true) {
+            LockSupport.parkNanos(WATCH_PERIOD_NS);
+            synchronized (CallerProgress.class) {
+                if (ENGINES.all().length == 0) {
+                    watch = null;
+                    return;
+                }
+            }
+            sendHeldAcksNotStepped();
         }
     }
 }

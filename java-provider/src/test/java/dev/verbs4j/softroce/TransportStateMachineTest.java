@@ -377,6 +377,44 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * An engine that holds acknowledgements back with no thread of its own to step it (caller
+     * progress) has them sent by the watch when no step comes: a first look notes the step,
+     * a second with no step between sends them; a step between sends them itself.
+     */
+    @Test
+    void aHeldAcknowledgementNoStepSentGoesAtTheSecondLook() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            holdAcksAsAnEngineThreadDoes();
+            var engineA = sim.deviceA.engine();
+            var engineB = sim.deviceB.engine();
+            int before = linkB().sent.size();
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            engineA.doWork(sim.nowNs);
+            engineB.doWork(sim.nowNs);
+            assertEquals(before, linkB().sent.size(), "the WRITE is placed and its ACK held back");
+            assertEquals(0, engineB.sendHeldAcksNotStepped(), "a first look only notes the step");
+            assertEquals(before, linkB().sent.size());
+            assertEquals(1, engineB.sendHeldAcksNotStepped(), "no step since the first look: the second sends it");
+            assertEquals(before + 1, linkB().sent.size());
+            assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before)[0]);
+            assertEquals(0, engineB.sendHeldAcksNotStepped(), "nothing is held now");
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
+
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.a.mr, 0, 8)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            engineA.doWork(sim.nowNs);
+            engineB.doWork(sim.nowNs);
+            assertEquals(0, engineB.sendHeldAcksNotStepped(), "a first look at the second WRITE's ACK");
+            engineB.doWork(sim.nowNs);
+            assertEquals(before + 2, linkB().sent.size(), "a step between the looks sends it");
+            assertEquals(0, engineB.sendHeldAcksNotStepped(), "and the second look has nothing to send");
+            assertEquals(before + 2, linkB().sent.size());
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
+        }
+    }
+
     private void holdAcksAsAnEngineThreadDoes() {
         sim.deviceA.engine().holdAcks(true);
         sim.deviceB.engine().holdAcks(true);

@@ -356,6 +356,7 @@ public final class DeviceEngine implements AutoCloseable {
     public int doWork(long nowNs) {
         lock.lock();
         try {
+            steps++;
             int due = heldAckCount;
             int work = receive(nowNs);
             if (gsi != null) {
@@ -366,8 +367,7 @@ public final class DeviceEngine implements AutoCloseable {
             }
             // Acknowledgements held back in an earlier step go now; those of this step wait
             // for the next, which comes at once: a step that holds one back counts as work.
-            // Without a thread of its own the engine may get no next step (the application's
-            // polls drive it, and may stop): it sends them all at the end of this one.
+            // An engine that does not hold them across steps sends them all at the end of this one.
             work += sendHeldAcks(holdAcks ? due : heldAckCount);
             if (work == 0) {
                 memory.sweepOne();
@@ -432,6 +432,42 @@ public final class DeviceEngine implements AutoCloseable {
     }
 
     /**
+     * Sends the held acknowledgements when no step has come since the previous call found
+     * them held: the guarantee of a next step for an engine that holds them without a thread
+     * of its own (caller progress, whose polls may stop after the last completion). Called
+     * periodically, it sends an acknowledgement at most two periods after the step that drew
+     * it; a first call that finds some held only notes the step. Does nothing while another
+     * thread is inside the engine (that thread steps it). Returns how many it sent.
+     */
+    public int sendHeldAcksNotStepped() {
+        if (!lock.tryLock()) {
+            return 0;
+        }
+        try {
+            if (heldAckCount == 0) {
+                heldSeenAtStep = -1;
+                return 0;
+            }
+            if (heldSeenAtStep != steps) {
+                heldSeenAtStep = steps;
+                return 0;
+            }
+            heldSeenAtStep = -1;
+            return sendHeldAcks(heldAckCount);
+        } catch (RuntimeException | AssertionError e) {
+            engineFault(e);
+            return 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Steps taken ({@link #doWork}); how {@link #sendHeldAcksNotStepped} knows that none came. */
+    private long steps;
+    /** The step at which {@link #sendHeldAcksNotStepped} last found acknowledgements held; -1 when it found none. */
+    private long heldSeenAtStep = -1;
+
+    /**
      * Lets polls of the other engines with a thread send this one's held acknowledgements,
      * as its {@link DeviceAgent} does when it starts; undone by {@link #leaveSweep} and
      * {@link #close}. Public for tests that drive engines by hand, as {@link #holdAcks}.
@@ -478,14 +514,25 @@ public final class DeviceEngine implements AutoCloseable {
     /**
      * Holds positive acknowledgements back to the next step ({@link #deferAck}), as an engine
      * with a thread of its own does (its {@link DeviceAgent} turns this on: that thread
-     * guarantees a next step). Otherwise they are held only to the end of the step that drew
-     * them, which still lets those of one step coalesce. For tests that drive an engine by
-     * hand on a clock of their own.
+     * guarantees a next step), and one driven by the application's polls whose next step
+     * {@link #sendHeldAcksNotStepped} guarantees. Otherwise they are held only to the end of
+     * the step that drew them, which still lets those of one step coalesce. Also for tests
+     * that drive an engine by hand on a clock of their own.
      */
     public void holdAcks(boolean hold) {
         lock.lock();
         try {
             holdAcks = hold;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether positive acknowledgements are held back to the next step ({@link #holdAcks}). */
+    public boolean holdsAcks() {
+        lock.lock();
+        try {
+            return holdAcks;
         } finally {
             lock.unlock();
         }
@@ -848,6 +895,8 @@ public final class DeviceEngine implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
+            // What was executed is acknowledged, as an adapter that acknowledges on arrival would have.
+            sendHeldAcks(heldAckCount);
             leaveSweepLocked();
             if (mbeans != null) {
                 mbeans.close();

@@ -1,0 +1,75 @@
+package dev.verbs4j.softroce;
+
+import dev.verbs4j.Access;
+import dev.verbs4j.RcOptions;
+import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.WcStatus;
+import dev.verbs4j.WorkCompletion;
+import dev.verbs4j.softroce.engine.DeviceEngine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.util.EnumSet;
+
+import static dev.verbs4j.softroce.engine.Counters.PACKETS_OUT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Caller progress over real UDP sockets: the application's polls step every caller-driven
+ * device, and a responder's acknowledgement that no poll sends (the application stopped
+ * polling after its message arrived) still leaves, sent by the watch.
+ */
+class CallerProgressTest {
+    private String property;
+
+    @BeforeEach
+    void callerProgress() {
+        property = System.getProperty(CallerProgress.PROPERTY);
+        System.setProperty(CallerProgress.PROPERTY, "caller");
+    }
+
+    @AfterEach
+    void restore() {
+        if (property == null) {
+            System.clearProperty(CallerProgress.PROPERTY);
+        } else {
+            System.setProperty(CallerProgress.PROPERTY, property);
+        }
+    }
+
+    @Test
+    void anAcknowledgementNoPollSendsLeavesWithTheWatch() throws Exception {
+        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("cp-a", InetAddress.getByName("127.0.0.1")).withPorts(47931, 47932));
+        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("cp-b", InetAddress.getByName("127.0.0.2")).withPorts(47932, 47931));
+        try (RcPair pair = new RcPair(a, b, 4096, 8, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE,
+                Access.REMOTE_WRITE)), null)) {
+            assertFalse(a.hasEngineThread() || b.hasEngineThread(), "caller progress: no engine thread");
+            assertTrue(a.engine().holdsAcks() && b.engine().holdsAcks(), "acknowledgements are held to the next step");
+            DeviceEngine responder = b.engine();
+            long sentBefore = responder.counters().get(PACKETS_OUT);
+            pair.a.buf.set(ValueLayout.JAVA_BYTE, 7, (byte) 0x5a);
+            pair.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(pair.a.mr, 0, 8)
+                    .rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
+            WorkCompletion[] none = {new WorkCompletion()};
+            // Each empty poll steps both devices: the WRITE leaves, and is placed.
+            for (int polls = 0; pair.b.buf.get(ValueLayout.JAVA_BYTE, 7) != 0x5a; polls++) {
+                assertTrue(polls < 1_000_000, "the WRITE was never placed");
+                assertEquals(0, pair.b.cq.poll(none, 1));
+            }
+            // No poll from here on: only the watch can send the acknowledgement.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (responder.counters().get(PACKETS_OUT) == sentBefore) {
+                assertTrue(System.nanoTime() < deadline, "the held acknowledgement never left");
+                Thread.sleep(1);
+            }
+            assertEquals(sentBefore + 1, responder.counters().get(PACKETS_OUT), "one acknowledgement");
+            WorkCompletion wc = pair.await(pair.a.cq, 10_000);
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+        }
+    }
+}
