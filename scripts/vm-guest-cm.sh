@@ -55,7 +55,7 @@ cm_pair() {
     local crc src
     if [ -z "$ready" ]; then
         sleep 1
-    elif ! await_log_line "$slog" "$ready" "$spid" 60; then
+    elif ! await 60 "$spid" has_line "$slog" "$ready"; then
         local last
         last=$(tail -n 1 "$slog")
         dump_java_threads "$spid"

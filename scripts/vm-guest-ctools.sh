@@ -38,7 +38,7 @@ pair() {
     else
         timeout 90 ip netns exec peer bash -c "source scripts/vm-guest-env.sh; $s" > "$out/$name-soft.log" 2>&1 &
         local spid=$!
-        if await_peer_listener "$tcp_port" "$spid"; then
+        if await 60 "$spid" listening peer "$tcp_port"; then
             timeout 90 $c 10.9.0.2 > "$out/$name-c.log" 2>&1
             crc=$?
         else

@@ -33,33 +33,36 @@ tools_classpath() {
     echo "$(suite_classpath):$(ls tools/target/verbs4j-tools-*[0-9T].jar)"
 }
 
-# The waits below bound their time by the clock, not by a count of rounds: under emulation
-# the programs a round starts take longer than its pause.
-
-# Waits until something in namespace 'peer' listens on TCP port $1 (at most 60 s), or until
-# process $2, the server, has ended (a server that refused to run).
-await_peer_listener() {
-    local end=$((SECONDS + 60))
+# Runs the test "${@:3}" every 0.1 s until it succeeds (status 0), for at most $1 s, or until
+# process $2, a server, has ended (one that refused to run) ('-' for none to watch). The bound
+# is the clock's, not a count of rounds: under emulation the programs a round starts take
+# longer than its pause.
+await() {
+    local end=$((SECONDS + $1)) pid=$2
+    shift 2
     while ((SECONDS < end)); do
-        ip netns exec peer ss -ltn 2>/dev/null | grep -q ":$1 " && return 0
-        kill -0 "$2" 2>/dev/null || return 1
+        "$@" && return 0
+        [ "$pid" = - ] || kill -0 "$pid" 2>/dev/null || return 1
         sleep 0.1
     done
     return 1
 }
 
-# Waits until log $1 has a line matching $2 (at most $4 s), or until process $3 has ended:
-# how a server that listens through the connection manager, which ss does not show, is
-# known to be ready. $1 belongs in the guest's own /tmp: on the 9p share, reading a file while
-# another process writes it can turn the written bytes into zeros.
-await_log_line() {
-    local end=$((SECONDS + $4))
-    while ((SECONDS < end)); do
-        grep -q "$2" "$1" 2>/dev/null && return 0
-        kill -0 "$3" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
+# Whether something listens on TCP port $2 in namespace $1 ('-' for the root one).
+listening() {
+    if [ "$1" = - ]; then
+        ss -Hltn "sport = :$2" | grep -q .
+    else
+        ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q .
+    fi
+}
+
+# Whether log $1 has a line matching $2: how a server that listens through the connection
+# manager, which ss does not show, is known to be ready. $1 belongs in the guest's own /tmp: on
+# the 9p share, reading a file while another process writes it can turn the written bytes into
+# zeros.
+has_line() {
+    grep -q "$2" "$1" 2>/dev/null
 }
 
 # Has every JVM in the process tree under $1 print its threads' stacks to its standard output

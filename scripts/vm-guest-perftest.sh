@@ -20,20 +20,6 @@ v4j="java_run -cp $cp dev.verbs4j.tools.Verbs4jCli perf --compat perftest"
 soft_side() { echo "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $*'"; }
 echo "== perftest against the soft provider (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
 
-# Waits until something listens on TCP $2 (in namespace $1, or the root one for '-'), up to 90 s.
-wait_listening() {
-    local ns=$1 port=$2 end=$((SECONDS + 90))
-    while ((SECONDS < end)); do
-        if [ "$ns" = - ]; then
-            ss -Hltn "sport = :$port" | grep -q . && return 0
-        else
-            ip netns exec "$ns" ss -Hltn "sport = :$port" | grep -q . && return 0
-        fi
-        sleep 0.1
-    done
-    return 1
-}
-
 # The value in column $2 of the first table line that starts with a number in log $1.
 figure() { awk -v col="$2" '$1 ~ /^[0-9]+$/ && NF >= col { print $col; exit }' "$1"; }
 
@@ -45,7 +31,7 @@ pairing() {
     local log="$out/perftest-$name"
     eval "timeout 120 ${server//@PORT@/$port}" > "$log-server.log" 2>&1 &
     local spid=$!
-    if ! wait_listening "$ns" "$port"; then
+    if ! await 90 "$spid" listening "$ns" "$port"; then
         dump_java_threads "$spid"
         kill "$spid" 2>/dev/null
         wait "$spid"

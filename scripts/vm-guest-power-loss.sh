@@ -41,7 +41,7 @@ if [ "${POWER_LOSS_PROBE_RXE:-0}" = 1 ]; then
             dev.verbs4j.replicatedlog.Main server --provider ibverbs --device rxe0 \
             --file /mnt/log/replica0.log --port 18799 --bind 127.0.0.1 > /tmp/rxe-probe.log 2>&1 &
         probe_pid=$!
-        if await_log_line /tmp/rxe-probe.log '^ready ' "$probe_pid" 180; then
+        if await 180 "$probe_pid" has_line /tmp/rxe-probe.log '^ready '; then
             kill "$probe_pid"
             echo "rxe-probe: rxe0 registered the file for persistent FLUSH (not expected; not tested here)"
         else
@@ -69,7 +69,7 @@ for ((i = 0; i < replicas; i++)); do
     servers+=(--server "127.0.0.1:$((18700 + i))")
 done
 for ((i = 0; i < replicas; i++)); do
-    if ! await_log_line "/tmp/server$i.log" '^ready ' "${pids[$i]}" 180; then
+    if ! await 180 "${pids[$i]}" has_line "/tmp/server$i.log" '^ready '; then
         echo "power-loss guest: replica $i did not start:" >&2
         cat "/tmp/server$i.log" >&2
         exit 1
