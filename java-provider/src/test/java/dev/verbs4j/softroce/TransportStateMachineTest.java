@@ -314,14 +314,9 @@ class TransportStateMachineTest {
     void anAcknowledgementIsHeldBackOneStepAndFollowsTheReply() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
             holdAcksAsAnEngineThreadDoes();
-            var engineA = sim.deviceA.engine();
             var engineB = sim.deviceB.engine();
             int before = linkB().sent.size();
-            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
-                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
-            engineA.doWork(sim.nowNs);
-            engineB.help(sim.nowNs);
-            assertEquals(before, linkB().sent.size(), "the WRITE is placed and its ACK held back");
+            writeAndHoldItsAck(p, 1);
 
             p.b.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.b.mr, 0, 8)
                     .rdmaWrite(p.a.mr.address(), p.a.mr.rkey()));
@@ -386,14 +381,9 @@ class TransportStateMachineTest {
     void aHeldAcknowledgementNoStepSentGoesAtTheSecondLook() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
             holdAcksAsAnEngineThreadDoes();
-            var engineA = sim.deviceA.engine();
             var engineB = sim.deviceB.engine();
             int before = linkB().sent.size();
-            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
-                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
-            engineA.doWork(sim.nowNs);
-            engineB.doWork(sim.nowNs);
-            assertEquals(before, linkB().sent.size(), "the WRITE is placed and its ACK held back");
+            writeAndHoldItsAck(p, 1);
             assertEquals(0, engineB.sendHeldAcksNotStepped(), "a first look only notes the step");
             assertEquals(before, linkB().sent.size());
             assertEquals(1, engineB.sendHeldAcksNotStepped(), "no step since the first look: the second sends it");
@@ -402,10 +392,7 @@ class TransportStateMachineTest {
             assertEquals(0, engineB.sendHeldAcksNotStepped(), "nothing is held now");
             assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
 
-            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.a.mr, 0, 8)
-                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
-            engineA.doWork(sim.nowNs);
-            engineB.doWork(sim.nowNs);
+            writeAndHoldItsAck(p, 2);
             assertEquals(0, engineB.sendHeldAcksNotStepped(), "a first look at the second WRITE's ACK");
             engineB.doWork(sim.nowNs);
             assertEquals(before + 2, linkB().sent.size(), "a step between the looks sends it");
@@ -413,6 +400,16 @@ class TransportStateMachineTest {
             assertEquals(before + 2, linkB().sent.size());
             assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
         }
+    }
+
+    /** A's 8-byte WRITE {@code wrId}, one step of each engine: placed at B, whose ACK is held back. */
+    private void writeAndHoldItsAck(RcPair p, int wrId) {
+        int before = linkB().sent.size();
+        p.a.qp.postSend(new SendWorkRequest().wrId(wrId).signaled(true).buffer(p.a.mr, 0, 8)
+                .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+        sim.deviceA.engine().doWork(sim.nowNs);
+        sim.deviceB.engine().help(sim.nowNs);
+        assertEquals(before, linkB().sent.size(), "the WRITE is placed and its ACK held back");
     }
 
     private void holdAcksAsAnEngineThreadDoes() {
