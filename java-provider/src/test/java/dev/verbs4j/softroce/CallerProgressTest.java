@@ -44,8 +44,8 @@ class CallerProgressTest {
 
     @Test
     void anAcknowledgementNoPollSendsLeavesWithTheWatch() throws Exception {
-        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("cp-a", InetAddress.getByName("127.0.0.1")).withPorts(47931, 47932));
-        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("cp-b", InetAddress.getByName("127.0.0.2")).withPorts(47932, 47931));
+        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("cp-a", InetAddress.getByName("127.0.0.1")).withPorts(47951, 47952));
+        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("cp-b", InetAddress.getByName("127.0.0.2")).withPorts(47952, 47951));
         try (RcPair pair = new RcPair(a, b, 4096, 8, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE,
                 Access.REMOTE_WRITE)), null)) {
             assertFalse(a.hasEngineThread() || b.hasEngineThread(), "caller progress: no engine thread");
