@@ -34,15 +34,14 @@ tools_classpath() {
 }
 
 # Runs the test "${@:3}" every 0.1 s until it succeeds (status 0), for at most $1 s, or until
-# process $2, a server, has ended (one that refused to run) ('-' for none to watch). The bound
-# is the clock's, not a count of rounds: under emulation the programs a round starts take
-# longer than its pause.
+# process $2, a server, has ended (one that refused to run). The bound is the clock's, not a
+# count of rounds: under emulation the programs a round starts take longer than its pause.
 await() {
     local end=$((SECONDS + $1)) pid=$2
     shift 2
     while ((SECONDS < end)); do
         "$@" && return 0
-        [ "$pid" = - ] || kill -0 "$pid" 2>/dev/null || return 1
+        kill -0 "$pid" 2>/dev/null || return 1
         sleep 0.1
     done
     return 1
