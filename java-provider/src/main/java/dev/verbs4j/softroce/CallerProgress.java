@@ -8,9 +8,12 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Progress driven by the application instead of an engine thread: with
  * {@code -Dverbs4j.soft.progress=caller}, soft devices start no thread, and every poll of a
- * completion queue of any soft device in the process that finds it empty runs one step of
- * every such device. One thread that polls then carries both ends of a loopback connection,
- * which is what a busy-polling RDMA application does and what a benchmark on few cores needs.
+ * completion queue of a soft device in the process that finds it empty runs one step of
+ * that device, then of every other such device that no other thread polls now. One thread
+ * that polls then carries both ends of a loopback connection, which is what a busy-polling
+ * RDMA application does and what a benchmark on few cores needs, and two threads that each
+ * poll their own end each drive their own. A post sends its requests at once
+ * ({@link DeviceEngine#pollDriven}).
  * <p>
  * A responder holds its acknowledgement back to the next step, as with engine threads, so
  * that the application's answer to a request leaves before it. The polls are the only steps
@@ -40,6 +43,7 @@ final class CallerProgress {
 
     static synchronized void add(DeviceEngine engine) {
         engine.holdAcks(true);
+        engine.pollDriven(true);
         ENGINES.add(engine);
         if (watch == null) {
             watch = Thread.ofPlatform().daemon().name("verbs4j-held-acks").start(CallerProgress::watch);
@@ -50,15 +54,36 @@ final class CallerProgress {
         ENGINES.remove(engine);
     }
 
-    /** One step of every caller-driven engine; engines busy in another thread are skipped. */
+    /** One step of every caller-driven engine that no other thread polls now; engines busy in another thread are skipped. */
     static void run() {
+        run(null);
+    }
+
+    /**
+     * A poll of a completion queue of {@code polled} found it empty: one step of that engine,
+     * then of every other caller-driven engine that no other thread polls now
+     * ({@link DeviceEngine#polledByAnother}). A thread that polls both ends of a connection
+     * steps both; two threads that each poll their own end (a ping-pong with a thread per
+     * side) each step their own, instead of taking each other's packets and finding each
+     * other inside their engines. Engines busy in another thread are skipped.
+     */
+    static void run(DeviceEngine polled) {
         DeviceEngine[] all = ENGINES.all();
         if (all.length == 0) {
             return;
         }
         long now = System.nanoTime();
+        Thread current = Thread.currentThread();
         for (DeviceEngine engine : all) {
-            engine.tryDoWork(now);
+            if (engine == polled) {
+                engine.polledBy(current, now);
+                engine.tryDoWork(now);
+            }
+        }
+        for (DeviceEngine engine : all) {
+            if (engine != polled && !engine.polledByAnother(current, now)) {
+                engine.tryDoWork(now);
+            }
         }
     }
 

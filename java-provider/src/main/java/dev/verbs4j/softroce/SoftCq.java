@@ -67,7 +67,7 @@ class SoftCq extends Resource implements CompletionQueue {
     /** Lets the engine make progress on this thread when no engine thread does, or helps the one there is. */
     final void help() {
         if (!context.device.hasEngineThread()) {
-            CallerProgress.run();
+            CallerProgress.run(context.engine);
         } else if (!ring.isArmed()) {
             // An armed queue means the application is about to wait for its event rather
             // than poll on: the engine thread keeps the work then.

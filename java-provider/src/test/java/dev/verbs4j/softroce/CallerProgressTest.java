@@ -14,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.util.EnumSet;
 
+import static dev.verbs4j.softroce.engine.Counters.PACKETS_IN;
 import static dev.verbs4j.softroce.engine.Counters.PACKETS_OUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -70,6 +71,39 @@ class CallerProgressTest {
             assertEquals(sentBefore + 1, responder.counters().get(PACKETS_OUT), "one acknowledgement");
             WorkCompletion wc = pair.await(pair.a.cq, 10_000);
             assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+        }
+    }
+
+    /**
+     * A poll steps its own device and leaves a device that another thread polls to that
+     * thread; the post sends its request without a poll.
+     */
+    @Test
+    void aPollLeavesADeviceAnotherThreadPollsToIt() throws Exception {
+        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("cp-c", InetAddress.getByName("127.0.0.1")).withPorts(47953, 47954));
+        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("cp-d", InetAddress.getByName("127.0.0.2")).withPorts(47954, 47953));
+        try (RcPair pair = new RcPair(a, b, 4096, 8, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE,
+                Access.REMOTE_WRITE)), null)) {
+            Thread other = new Thread(() -> { });
+            // Another thread polls B from now on (its last poll is an hour ahead of this clock).
+            b.engine().polledBy(other, System.nanoTime() + 3_600_000_000_000L);
+            long sentBefore = a.engine().counters().get(PACKETS_OUT);
+            long inBefore = b.engine().counters().get(PACKETS_IN);
+            pair.a.buf.set(ValueLayout.JAVA_BYTE, 7, (byte) 0x5b);
+            pair.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(pair.a.mr, 0, 8)
+                    .rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
+            assertEquals(sentBefore + 1, a.engine().counters().get(PACKETS_OUT), "the WRITE left with its post");
+            WorkCompletion[] none = {new WorkCompletion()};
+            for (int polls = 0; polls < 1_000; polls++) {
+                assertEquals(0, pair.a.cq.poll(none, 1));
+            }
+            assertEquals(inBefore, b.engine().counters().get(PACKETS_IN), "A's polls left B to its poller");
+            assertEquals(0, pair.b.buf.get(ValueLayout.JAVA_BYTE, 7));
+            // This thread polls B now: its polls of A step B too.
+            b.engine().polledBy(Thread.currentThread(), System.nanoTime());
+            WorkCompletion wc = pair.await(pair.a.cq, 10_000);
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            assertEquals(0x5b, pair.b.buf.get(ValueLayout.JAVA_BYTE, 7));
         }
     }
 }

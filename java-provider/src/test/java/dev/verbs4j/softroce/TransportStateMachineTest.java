@@ -19,6 +19,7 @@ import dev.verbs4j.WcOpcode;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.softroce.engine.Counters;
+import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.wire.Opcodes;
 import org.junit.jupiter.api.Test;
 
@@ -405,8 +406,7 @@ class TransportStateMachineTest {
     /** A's 8-byte WRITE {@code wrId}, one step of each engine: placed at B, whose ACK is held back. */
     private void writeAndHoldItsAck(RcPair p, int wrId) {
         int before = linkB().sent.size();
-        p.a.qp.postSend(new SendWorkRequest().wrId(wrId).signaled(true).buffer(p.a.mr, 0, 8)
-                .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+        writeFromA(p, wrId);
         sim.deviceA.engine().doWork(sim.nowNs);
         sim.deviceB.engine().help(sim.nowNs);
         assertEquals(before, linkB().sent.size(), "the WRITE is placed and its ACK held back");
@@ -433,6 +433,45 @@ class TransportStateMachineTest {
             assertEquals(before + 1, linkB().sent.size());
             assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before)[0]);
         }
+    }
+
+    /**
+     * An engine driven by the application's polls: a post sends its request at once, and at a
+     * ping-pong's pace (the step before found at most one packet) a step stops after a
+     * one-packet request, leaving the next packet to the next step; at a stream's pace it
+     * drains the socket.
+     */
+    @Test
+    void aPollDrivenEngineSendsOnPostAndStopsAfterARequestAtAPingPongsPace() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            DeviceEngine b = sim.deviceB.engine();
+            int sentBefore = linkA().sent.size();
+            writeFromA(p, 1);
+            assertEquals(sentBefore, linkA().sent.size(), "an engine with a thread of its own leaves the WRITE to it");
+            sim.deviceA.engine().doWork(sim.nowNs);
+            sim.deviceA.engine().pollDriven(true);
+            b.pollDriven(true);
+            writeFromA(p, 2);
+            assertEquals(sentBefore + 2, linkA().sent.size(), "a poll-driven engine sends it from the post");
+            long in = b.counters().get(Counters.PACKETS_IN);
+            b.doWork(sim.nowNs);
+            assertEquals(in + 2, b.counters().get(Counters.PACKETS_IN), "a stream's pace: both");
+            b.doWork(sim.nowNs);
+            writeFromA(p, 3);
+            writeFromA(p, 4);
+            b.doWork(sim.nowNs);
+            assertEquals(in + 3, b.counters().get(Counters.PACKETS_IN), "after an empty step, the first WRITE only");
+            b.doWork(sim.nowNs);
+            assertEquals(in + 4, b.counters().get(Counters.PACKETS_IN), "and the next step takes the second");
+            for (int i = 0; i < 4; i++) {
+                assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
+            }
+        }
+    }
+
+    private static void writeFromA(RcPair p, int wrId) {
+        p.a.qp.postSend(new SendWorkRequest().wrId(wrId).signaled(true).buffer(p.a.mr, 0, 8)
+                .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
     }
 
     /** Small messages arriving together coalesce into one acknowledgement, of the last of them. */

@@ -610,10 +610,11 @@ public final class DeviceEngine implements AutoCloseable {
      * just sent, and their system calls would come first. It leaves receiving to the next
      * poll, and does nothing when another thread is inside the engine, which then takes the
      * work. Without a helper, the engine thread is awake or woken and takes the work as before.
+     * An engine driven by polls ({@link #pollDriven}) has the posting thread send always.
      */
     public void posted(QpEngine qp, long nowNs) {
         long helped = helpedAtNs();
-        if (helped != 0 && nowNs - helped < HELP_WINDOW_NS && lock.tryLock()) {
+        if ((pollDriven || helped != 0 && nowNs - helped < HELP_WINDOW_NS) && lock.tryLock()) {
             try {
                 qp.transmit(nowNs);
                 if (heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
@@ -629,6 +630,44 @@ public final class DeviceEngine implements AutoCloseable {
 
     /** How long after an application thread's last {@linkplain #help help} the engine thread keeps stepping back. */
     public static final long HELP_WINDOW_NS = 100_000L;
+
+    /**
+     * Makes this engine one driven only by the application's polls (caller progress), which
+     * changes two things. Every post sends its queue pair's new requests at once
+     * ({@link #posted}); otherwise a request would wait for the poll after its post, which
+     * first drains the socket. And at a ping-pong's pace (the step before found at most one
+     * packet, then an empty socket), a step whose first packet is a whole request (one packet
+     * long) stops receiving there, so that the poll returns what that request brought before
+     * it takes the next packet: the peer's reply is followed by its acknowledgement of the
+     * request, which the application need not wait for. What is left in the socket is the
+     * next poll's, which drains it. A step that starts with a response, or inside a stream,
+     * drains the socket as before: stopping at each message's end would cost a stream a
+     * step, and the system calls of the other engines' steps, per message, and a requester
+     * that took one acknowledgement per poll would post less.
+     */
+    public void pollDriven(boolean on) {
+        pollDriven = on;
+    }
+
+    private volatile boolean pollDriven;
+
+    /**
+     * {@code thread} polls a completion queue of this engine, which has no thread of its own:
+     * it is this engine's poller for the next {@link #HELP_WINDOW_NS}, and the polls of other
+     * threads leave the engine to it ({@link #polledByAnother}).
+     */
+    public void polledBy(Thread thread, long nowNs) {
+        HELPED_AT.setOpaque(this, nowNs);
+        if (helper != thread) {
+            helper = thread;
+        }
+    }
+
+    /** Whether a thread other than {@code thread} {@linkplain #polledBy polled} this engine less than {@link #HELP_WINDOW_NS} ago. */
+    public boolean polledByAnother(Thread thread, long nowNs) {
+        long polled = helpedAtNs();
+        return polled != 0 && nowNs - polled < HELP_WINDOW_NS && helper != thread;
+    }
 
     /** When an application thread last {@linkplain #help helped}; 0 when none does now. */
     public long helpedAtNs() {
@@ -668,11 +707,21 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the last step's receiving found at most one packet before the socket was empty:
+     * a ping-pong's pace, not a stream's. Only then may a poll-driven step stop at the end of
+     * its first packet's request ({@link #pollDriven}).
+     */
+    private boolean receivedLittle;
+
     private int receive(long nowNs) {
         int n = 0;
+        boolean stopAtRequestEnd = pollDriven && receivedLittle;
+        receivedLittle = false;
         while (n < RECEIVE_BUDGET) {
             int length = link.receive(rxBuffer);
             if (length < 0) {
+                receivedLittle = n <= 1;
                 break;
             }
             n++;
@@ -685,7 +734,9 @@ public final class DeviceEngine implements AutoCloseable {
                     continue;
                 }
             }
-            dispatch(length, source, nowNs);
+            if (dispatch(length, source, nowNs) && stopAtRequestEnd && n == 1) {
+                break;
+            }
         }
         return n;
     }
@@ -712,16 +763,17 @@ public final class DeviceEngine implements AutoCloseable {
         return true;
     }
 
-    private void dispatch(int length, InetSocketAddress source, long nowNs) {
+    /** Hands a received packet to its queue pair; returns whether it was one that ends a request message. */
+    private boolean dispatch(int length, InetSocketAddress source, long nowNs) {
         if (!view.wrap(rxSegment, 0, length)) {
             record(rxSegment, length, rxFlow, 0);
             counters.increment(Counters.DROP_MALFORMED);
-            return;
+            return false;
         }
         if (!view.checkIcrc(icrc, rxFlow)) {
             record(rxSegment, length, rxFlow, 0);
             counters.increment(Counters.DROP_ICRC);
-            return;
+            return false;
         }
         // The capture shows the IPv4 Identification the sender used, so the ICRC verifies there too.
         record(rxSegment, length, rxFlow, view.ipv4Id());
@@ -734,32 +786,34 @@ public final class DeviceEngine implements AutoCloseable {
         int pkey = view.bth().pkey();
         if ((pkey & 0x7fff) != 0x7fff) {
             counters.increment(Counters.DROP_PKEY);
-            return;
+            return false;
         }
         int qpn = view.bth().destQp();
         if (qpn == GSI_QPN) {
             receiveMad(source, nowNs);
-            return;
+            return false;
         }
         QpEngine qp = qpn < qps.length ? qps[qpn] : null;
         if (qp == null) {
             counters.increment(Counters.DROP_UNKNOWN_QP);
-            return;
+            return false;
         }
         if (qp.type != QpType.UD && (qp.peer == null || !qp.peer.getAddress().equals(source.getAddress()))) {
             // rxe check_addr: a connected QP takes packets only from its peer.
             counters.increment(Counters.DROP_ADDRESS);
-            return;
+            return false;
         }
         qp.counters.increment(Counters.PACKETS_IN);
         if (qp.type == QpType.UD) {
             buildReceivedNetworkHeader(view.length());
         }
         if (view.has(OpcodeTable.REQUEST)) {
+            boolean endsRequest = view.has(OpcodeTable.LAST);
             qp.responder.onRequest(view, nowNs);
-        } else {
-            qp.completer.onResponse(view, nowNs);
+            return endsRequest;
         }
+        qp.completer.onResponse(view, nowNs);
+        return false;
     }
 
     /**

@@ -43,8 +43,11 @@ final class PingPong {
         end.buf.set(ValueLayout.JAVA_BYTE, markOffset(size) + (requester ? REPLY : 0), (byte) 0);
     }
 
-    /** The requester's half of the WRITE ping-pong: {@code ns[i]} is half of round trip {@code i}. */
-    static void driveWrites(End a, long remoteAddress, int remoteRkey, int size, long[] ns) {
+    /**
+     * The requester's half of the WRITE ping-pong: {@code ns[i]} is half of round trip {@code i}.
+     * Fails when {@code abandoned} says the responder is gone, as {@link #answerWrites} does.
+     */
+    static void driveWrites(End a, long remoteAddress, int remoteRkey, int size, long[] ns, BooleanSupplier abandoned) {
         long last = markOffset(size);
         SendWorkRequest wr = new SendWorkRequest();
         WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion()};
@@ -53,8 +56,9 @@ final class PingPong {
             long t0 = System.nanoTime();
             a.buf.set(ValueLayout.JAVA_BYTE, last, mark);
             a.qp.postSend(wr.wrId(i).signaled(true).buffer(a.mr, 0, size).rdmaWrite(remoteAddress, remoteRkey));
-            while (a.buf.get(ValueLayout.JAVA_BYTE, last + REPLY) != mark) {
+            for (long spins = 1; a.buf.get(ValueLayout.JAVA_BYTE, last + REPLY) != mark; spins++) {
                 reap(a.cq, wcs);
+                checkAbandoned(spins, abandoned);
             }
             ns[i] = (System.nanoTime() - t0) / 2;
             Progress.update(i + 1);
