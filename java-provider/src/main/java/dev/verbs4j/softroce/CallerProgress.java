@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
  * Progress driven by the application instead of an engine thread: with
  * {@code -Dverbs4j.soft.progress=caller}, soft devices start no thread, and every poll of a
  * completion queue of a soft device in the process that finds it empty runs one step of
- * that device, then of every other such device that no other thread polls now. One thread
+ * every other such device that no other thread polls now, then of that device. One thread
  * that polls then carries both ends of a loopback connection, which is what a busy-polling
  * RDMA application does and what a benchmark on few cores needs, and two threads that each
  * poll their own end each drive their own. A post sends its requests at once
@@ -60,12 +60,14 @@ final class CallerProgress {
     }
 
     /**
-     * A poll of a completion queue of {@code polled} found it empty: one step of that engine,
-     * then of every other caller-driven engine that no other thread polls now
-     * ({@link DeviceEngine#polledByAnother}). A thread that polls both ends of a connection
-     * steps both; two threads that each poll their own end (a ping-pong with a thread per
-     * side) each step their own, instead of taking each other's packets and finding each
-     * other inside their engines. Engines busy in another thread are skipped.
+     * A poll of a completion queue of {@code polled} found it empty: one step of every other
+     * caller-driven engine that no other thread polls now ({@link DeviceEngine#polledByAnother}),
+     * then of {@code polled}. A thread that polls both ends of a connection steps both, the
+     * peer first: what it sends in answer (a READ response, the ACK a send awaits) is then
+     * in the polled device's socket for the step that follows. Two threads that each poll
+     * their own end (a ping-pong with a thread per side) each step their own, instead of
+     * taking each other's packets and finding each other inside their engines. Engines busy
+     * in another thread are skipped.
      */
     static void run(DeviceEngine polled) {
         DeviceEngine[] all = ENGINES.all();
@@ -75,13 +77,13 @@ final class CallerProgress {
         long now = System.nanoTime();
         Thread current = Thread.currentThread();
         for (DeviceEngine engine : all) {
-            if (engine == polled) {
-                engine.polledBy(current, now);
+            if (engine != polled && !engine.polledByAnother(current, now)) {
                 engine.tryDoWork(now);
             }
         }
         for (DeviceEngine engine : all) {
-            if (engine != polled && !engine.polledByAnother(current, now)) {
+            if (engine == polled) {
+                engine.polledBy(current, now);
                 engine.tryDoWork(now);
             }
         }
