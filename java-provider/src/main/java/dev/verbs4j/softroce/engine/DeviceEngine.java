@@ -632,18 +632,9 @@ public final class DeviceEngine implements AutoCloseable {
     public static final long HELP_WINDOW_NS = 100_000L;
 
     /**
-     * Makes this engine one driven only by the application's polls (caller progress), which
-     * changes two things. Every post sends its queue pair's new requests at once
-     * ({@link #posted}); otherwise a request would wait for the poll after its post, which
-     * first drains the socket. And at a ping-pong's pace (the step before found at most one
-     * packet, then an empty socket), a step whose first packet is a whole request (one packet
-     * long) stops receiving there, so that the poll returns what that request brought before
-     * it takes the next packet: the peer's reply is followed by its acknowledgement of the
-     * request, which the application need not wait for. What is left in the socket is the
-     * next poll's, which drains it. A step that starts with a response, or inside a stream,
-     * drains the socket as before: stopping at each message's end would cost a stream a
-     * step, and the system calls of the other engines' steps, per message, and a requester
-     * that took one acknowledgement per poll would post less.
+     * Makes this engine one driven only by the application's polls (caller progress): every
+     * post sends its queue pair's new requests at once ({@link #posted}); otherwise a request
+     * would wait for the poll after its post, which first receives what is in the socket.
      */
     public void pollDriven(boolean on) {
         pollDriven = on;
@@ -709,14 +700,21 @@ public final class DeviceEngine implements AutoCloseable {
 
     /**
      * Whether the last step's receiving found at most one packet before the socket was empty:
-     * a ping-pong's pace, not a stream's. Only then may a poll-driven step stop at the end of
-     * its first packet's request ({@link #pollDriven}).
+     * a ping-pong's pace, not a stream's. Only then does a step whose first packet is a whole
+     * SEND, WRITE or ATOMIC WRITE (one packet long) stop receiving there, so that the poll (or the engine
+     * thread's loop) that ran it returns what that request brought before it takes the next
+     * packet: in a ping-pong, the peer's reply is followed by its acknowledgement of the
+     * request, which the application need not wait for. What is left in the socket is the
+     * next step's, which takes it all. A step that starts with a response, or inside a stream,
+     * drains the socket: stopping at each message's end would cost a stream a step (and, with
+     * caller progress, the system calls of the other devices' steps) per message, and a
+     * requester that took one acknowledgement per step would post less.
      */
     private boolean receivedLittle;
 
     private int receive(long nowNs) {
         int n = 0;
-        boolean stopAtRequestEnd = pollDriven && receivedLittle;
+        boolean stopAtRequestEnd = receivedLittle;
         receivedLittle = false;
         while (n < RECEIVE_BUDGET) {
             int length = link.receive(rxBuffer);
@@ -763,7 +761,10 @@ public final class DeviceEngine implements AutoCloseable {
         return true;
     }
 
-    /** Hands a received packet to its queue pair; returns whether it was one that ends a request message. */
+    /** Requests whose data the application sees; the engine itself answers a READ, an atomic or a FLUSH. */
+    private static final int TO_APPLICATION = OpcodeTable.SEND | OpcodeTable.WRITE | OpcodeTable.ATOMIC_WRITE;
+
+    /** Hands a received packet to its queue pair; returns whether it ended a request whose data the application sees. */
     private boolean dispatch(int length, InetSocketAddress source, long nowNs) {
         if (!view.wrap(rxSegment, 0, length)) {
             record(rxSegment, length, rxFlow, 0);
@@ -808,7 +809,7 @@ public final class DeviceEngine implements AutoCloseable {
             buildReceivedNetworkHeader(view.length());
         }
         if (view.has(OpcodeTable.REQUEST)) {
-            boolean endsRequest = view.has(OpcodeTable.LAST);
+            boolean endsRequest = view.has(OpcodeTable.LAST) && OpcodeTable.hasAny(view.opcode(), TO_APPLICATION);
             qp.responder.onRequest(view, nowNs);
             return endsRequest;
         }
