@@ -45,10 +45,9 @@ class CallerProgressTest {
 
     @Test
     void anAcknowledgementNoPollSendsLeavesWithTheWatch() throws Exception {
-        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("cp-a", InetAddress.getByName("127.0.0.1")).withPorts(47951, 47952));
-        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("cp-b", InetAddress.getByName("127.0.0.2")).withPorts(47952, 47951));
-        try (RcPair pair = new RcPair(a, b, 4096, 8, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE,
-                Access.REMOTE_WRITE)), null)) {
+        SoftDevice a = device("cp-a", "127.0.0.1", 47951, 47952);
+        SoftDevice b = device("cp-b", "127.0.0.2", 47952, 47951);
+        try (RcPair pair = writablePair(a, b)) {
             assertFalse(a.hasEngineThread() || b.hasEngineThread(), "caller progress: no engine thread");
             assertTrue(a.engine().holdsAcks() && b.engine().holdsAcks(), "acknowledgements are held to the next step");
             DeviceEngine responder = b.engine();
@@ -80,10 +79,9 @@ class CallerProgressTest {
      */
     @Test
     void aPollLeavesADeviceAnotherThreadPollsToIt() throws Exception {
-        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("cp-c", InetAddress.getByName("127.0.0.1")).withPorts(47953, 47954));
-        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("cp-d", InetAddress.getByName("127.0.0.2")).withPorts(47954, 47953));
-        try (RcPair pair = new RcPair(a, b, 4096, 8, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE,
-                Access.REMOTE_WRITE)), null)) {
+        SoftDevice a = device("cp-c", "127.0.0.1", 47953, 47954);
+        SoftDevice b = device("cp-d", "127.0.0.2", 47954, 47953);
+        try (RcPair pair = writablePair(a, b)) {
             Thread other = new Thread(() -> { });
             // Another thread polls B from now on (its last poll is an hour ahead of this clock).
             b.engine().polledBy(other, System.nanoTime() + 3_600_000_000_000L);
@@ -105,5 +103,15 @@ class CallerProgressTest {
             assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
             assertEquals(0x5b, pair.b.buf.get(ValueLayout.JAVA_BYTE, 7));
         }
+    }
+
+    private static SoftDevice device(String name, String address, int port, int peerPort) throws Exception {
+        return new SoftDevice(SoftDeviceConfig.of(name, InetAddress.getByName(address)).withPorts(port, peerPort));
+    }
+
+    /** A connected RC pair whose B side takes remote WRITEs, on real UDP sockets. */
+    private static RcPair writablePair(SoftDevice a, SoftDevice b) {
+        return new RcPair(a, b, 4096, 8, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE,
+                Access.REMOTE_WRITE)), null);
     }
 }

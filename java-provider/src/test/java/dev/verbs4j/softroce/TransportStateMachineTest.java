@@ -461,16 +461,10 @@ class TransportStateMachineTest {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
             DeviceEngine b = sim.deviceB.engine();
             long in = b.counters().get(Counters.PACKETS_IN);
-            writeFromA(p, 1);
-            writeFromA(p, 2);
-            sim.deviceA.engine().doWork(sim.nowNs);
-            b.doWork(sim.nowNs);
+            twoWritesThenAStepOfB(p, 1);
             assertEquals(in + 2, b.counters().get(Counters.PACKETS_IN), "a stream's pace: both");
             b.doWork(sim.nowNs);
-            writeFromA(p, 3);
-            writeFromA(p, 4);
-            sim.deviceA.engine().doWork(sim.nowNs);
-            b.doWork(sim.nowNs);
+            twoWritesThenAStepOfB(p, 3);
             assertEquals(in + 3, b.counters().get(Counters.PACKETS_IN), "after an empty step, the first WRITE only");
             b.doWork(sim.nowNs);
             assertEquals(in + 4, b.counters().get(Counters.PACKETS_IN), "and the next step takes the second");
@@ -478,6 +472,14 @@ class TransportStateMachineTest {
                 assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
             }
         }
+    }
+
+    /** A's WRITEs {@code firstWrId} and the next, sent by a step of A, then one step of B. */
+    private void twoWritesThenAStepOfB(RcPair p, int firstWrId) {
+        writeFromA(p, firstWrId);
+        writeFromA(p, firstWrId + 1);
+        sim.deviceA.engine().doWork(sim.nowNs);
+        sim.deviceB.engine().doWork(sim.nowNs);
     }
 
     private static void writeFromA(RcPair p, int wrId) {
