@@ -76,16 +76,17 @@ final class CallerProgress {
         }
         long now = System.nanoTime();
         Thread current = Thread.currentThread();
+        boolean polledOpen = false;
         for (DeviceEngine engine : all) {
-            if (engine != polled && !engine.polledByAnother(current, now)) {
+            if (engine == polled) {
+                polledOpen = true;
+            } else if (!engine.polledByAnother(current, now)) {
                 engine.tryDoWork(now);
             }
         }
-        for (DeviceEngine engine : all) {
-            if (engine == polled) {
-                engine.polledBy(current, now);
-                engine.tryDoWork(now);
-            }
+        if (polledOpen) {
+            polled.polledBy(current, now);
+            polled.tryDoWork(now);
         }
     }
 

@@ -553,11 +553,8 @@ public final class DeviceEngine implements AutoCloseable {
      * before the acknowledgements' system calls. Costs no allocation.
      */
     public int help(long nowNs) {
-        HELPED_AT.setOpaque(this, nowNs);
         Thread current = Thread.currentThread();
-        if (helper != current) {
-            helper = current;
-        }
+        polledBy(current, nowNs);
         int work = step(nowNs);
         if (work == 0 && HeldAckSweep.sweep(this, current, nowNs) > 0) {
             // What the sweep sent may have drawn an answer here (the ACK a send awaits).
@@ -572,12 +569,18 @@ public final class DeviceEngine implements AutoCloseable {
      * or nobody has helped for a while (the engine thread's tick would send them too).
      */
     boolean heldAcksLeftTo(Thread thread, long nowNs) {
-        return helper == thread || nowNs - helpedAtNs() >= HELP_WINDOW_NS;
+        return helper == thread || !helpedRecently(nowNs);
     }
 
     /** Whether {@code thread} {@linkplain #help helps} this engine now: it did last, less than {@link #HELP_WINDOW_NS} ago. */
     boolean helpedBy(Thread thread, long nowNs) {
-        return helper == thread && nowNs - helpedAtNs() < HELP_WINDOW_NS;
+        return helper == thread && helpedRecently(nowNs);
+    }
+
+    /** Whether a thread {@linkplain #polledBy polled} or {@linkplain #help helped} this engine less than {@link #HELP_WINDOW_NS} before {@code nowNs}. */
+    private boolean helpedRecently(long nowNs) {
+        long helped = helpedAtNs();
+        return helped != 0 && nowNs - helped < HELP_WINDOW_NS;
     }
 
     /** The thread that last {@linkplain #help helped}: written by it, read by the others' sweeps. */
@@ -613,8 +616,7 @@ public final class DeviceEngine implements AutoCloseable {
      * An engine driven by polls ({@link #pollDriven}) has the posting thread send always.
      */
     public void posted(QpEngine qp, long nowNs) {
-        long helped = helpedAtNs();
-        if ((pollDriven || helped != 0 && nowNs - helped < HELP_WINDOW_NS) && lock.tryLock()) {
+        if ((pollDriven || helpedRecently(nowNs)) && lock.tryLock()) {
             try {
                 qp.transmit(nowNs);
                 if (heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
@@ -643,9 +645,10 @@ public final class DeviceEngine implements AutoCloseable {
     private volatile boolean pollDriven;
 
     /**
-     * {@code thread} polls a completion queue of this engine, which has no thread of its own:
-     * it is this engine's poller for the next {@link #HELP_WINDOW_NS}, and the polls of other
-     * threads leave the engine to it ({@link #polledByAnother}).
+     * {@code thread} polls a completion queue of this engine (and {@linkplain #help helps} its
+     * thread, if it has one): it is this engine's poller for the next {@link #HELP_WINDOW_NS},
+     * and with caller progress the polls of other threads leave the engine to it
+     * ({@link #polledByAnother}).
      */
     public void polledBy(Thread thread, long nowNs) {
         HELPED_AT.setOpaque(this, nowNs);
@@ -656,8 +659,7 @@ public final class DeviceEngine implements AutoCloseable {
 
     /** Whether a thread other than {@code thread} {@linkplain #polledBy polled} this engine less than {@link #HELP_WINDOW_NS} ago. */
     public boolean polledByAnother(Thread thread, long nowNs) {
-        long polled = helpedAtNs();
-        return polled != 0 && nowNs - polled < HELP_WINDOW_NS && helper != thread;
+        return helper != thread && helpedRecently(nowNs);
     }
 
     /** When an application thread last {@linkplain #help helped}; 0 when none does now. */
