@@ -53,8 +53,7 @@ class CallerProgressTest {
             DeviceEngine responder = b.engine();
             long sentBefore = responder.counters().get(PACKETS_OUT);
             pair.a.buf.set(ValueLayout.JAVA_BYTE, 7, (byte) 0x5a);
-            pair.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(pair.a.mr, 0, 8)
-                    .rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
+            writeAToB(pair);
             WorkCompletion[] none = {new WorkCompletion()};
             // Each empty poll steps both devices: the WRITE leaves, and is placed.
             for (int polls = 0; pair.b.buf.get(ValueLayout.JAVA_BYTE, 7) != 0x5a; polls++) {
@@ -88,8 +87,7 @@ class CallerProgressTest {
             long sentBefore = a.engine().counters().get(PACKETS_OUT);
             long inBefore = b.engine().counters().get(PACKETS_IN);
             pair.a.buf.set(ValueLayout.JAVA_BYTE, 7, (byte) 0x5b);
-            pair.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(pair.a.mr, 0, 8)
-                    .rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
+            writeAToB(pair);
             assertEquals(sentBefore + 1, a.engine().counters().get(PACKETS_OUT), "the WRITE left with its post");
             WorkCompletion[] none = {new WorkCompletion()};
             for (int polls = 0; polls < 1_000; polls++) {
@@ -107,6 +105,12 @@ class CallerProgressTest {
 
     private static SoftDevice device(String name, String address, int port, int peerPort) throws Exception {
         return new SoftDevice(SoftDeviceConfig.of(name, InetAddress.getByName(address)).withPorts(port, peerPort));
+    }
+
+    /** A's 8-byte WRITE into the start of B's region, signaled. */
+    private static void writeAToB(RcPair pair) {
+        pair.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(pair.a.mr, 0, 8)
+                .rdmaWrite(pair.b.mr.address(), pair.b.mr.rkey()));
     }
 
     /** A connected RC pair whose B side takes remote WRITEs, on real UDP sockets. */

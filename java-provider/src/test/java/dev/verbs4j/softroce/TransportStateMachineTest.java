@@ -347,8 +347,7 @@ class TransportStateMachineTest {
             engineB.joinSweep();
             try {
                 long now = sim.nowNs;
-                p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
-                        .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+                writeFromA(p, 1);
                 engineA.help(now);
                 engineB.help(now);
                 int before = linkB().sent.size();
@@ -426,8 +425,7 @@ class TransportStateMachineTest {
     void anEngineWithoutAThreadSendsItsAcknowledgementsInTheSameStep() {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
             int before = linkB().sent.size();
-            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
-                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            writeFromA(p, 1);
             sim.deviceA.engine().doWork(sim.nowNs);
             sim.deviceB.engine().doWork(sim.nowNs);
             assertEquals(before + 1, linkB().sent.size());
@@ -493,8 +491,7 @@ class TransportStateMachineTest {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
             int before = linkB().sent.size();
             for (int i = 0; i < 4; i++) {
-                p.a.qp.postSend(new SendWorkRequest().wrId(i).signaled(true).buffer(p.a.mr, 0, 8)
-                        .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+                writeFromA(p, i);
             }
             for (int i = 0; i < 4; i++) {
                 assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
@@ -516,8 +513,7 @@ class TransportStateMachineTest {
         try (RcPair p = sim.connect(1 << 16, 8, 10)) {
             holdAcksAsAnEngineThreadDoes();
             int before = linkB().sent.size();
-            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
-                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            writeFromA(p, 1);
             sim.deviceA.engine().doWork(sim.nowNs);
             sim.deviceB.engine().doWork(sim.nowNs);
             assertEquals(before, linkB().sent.size(), "held");
@@ -535,8 +531,7 @@ class TransportStateMachineTest {
             holdAcksAsAnEngineThreadDoes();
             var engineB = sim.deviceB.engine();
             int before = linkB().sent.size();
-            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8)
-                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            writeFromA(p, 1);
             sim.deviceA.engine().doWork(sim.nowNs);
             assertTrue(engineB.doWork(sim.nowNs) > 0, "a step that holds an acknowledgement back is not idle");
             assertEquals(before, linkB().sent.size());
