@@ -120,13 +120,17 @@ public final class IbvPingpong {
             return 2;
         }
         IbvPingpong side = new IbvPingpong(options, out, err);
-        try (Arena arena = Arena.ofShared()) {
+        Arena arena = Arena.ofShared();
+        try {
             return side.run(arena);
         } catch (VerbsException | IOException | UncheckedIOException | IllegalStateException e) {
             err.println(options.program().command + " (verbs4j): " + e.getMessage());
             return 1;
         } finally {
+            // As the C programs do: the queue pairs go first, then the region, then its
+            // memory. Freed before them, the memory would be the peer's last messages' target.
             side.close();
+            arena.close();
         }
     }
 
