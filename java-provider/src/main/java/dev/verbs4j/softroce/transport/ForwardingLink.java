@@ -21,6 +21,16 @@ public abstract class ForwardingLink implements Link {
     }
 
     @Override
+    public void holdSends() {
+        inner.holdSends();
+    }
+
+    @Override
+    public int flushSends() {
+        return inner.flushSends();
+    }
+
+    @Override
     public int receive(ByteBuffer buffer) {
         return inner.receive(buffer);
     }

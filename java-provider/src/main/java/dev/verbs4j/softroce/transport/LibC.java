@@ -59,6 +59,7 @@ final class LibC {
     private static final MethodHandle RECVFROM;
     private static final MethodHandle SENDTO;
     private static final MethodHandle RECVMMSG;
+    private static final MethodHandle SENDMMSG;
     private static final MethodHandle POLL;
     private static final MethodHandle READ;
     private static final MethodHandle WRITE;
@@ -77,7 +78,7 @@ final class LibC {
         ValueLayout i = ValueLayout.JAVA_INT;
         ValueLayout l = ValueLayout.JAVA_LONG;
         ValueLayout p = ValueLayout.ADDRESS;
-        MethodHandle[] h = new MethodHandle[13];
+        MethodHandle[] h = new MethodHandle[14];
         boolean found = linux;
         if (linux) {
             try {
@@ -95,6 +96,7 @@ final class LibC {
                 h[10] = handle(linker, libc, "write", FunctionDescriptor.of(l, i, p, l), critical);
                 h[11] = handle(linker, libc, "close", FunctionDescriptor.of(i, i));
                 h[12] = handle(linker, libc, "recvmmsg", FunctionDescriptor.of(i, i, p, i, i, p), critical);
+                h[13] = handle(linker, libc, "sendmmsg", FunctionDescriptor.of(i, i, p, i, i), critical);
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 found = false;
             }
@@ -113,6 +115,7 @@ final class LibC {
         WRITE = h[10];
         CLOSE = h[11];
         RECVMMSG = h[12];
+        SENDMMSG = h[13];
     }
 
     private LibC() {
@@ -274,6 +277,15 @@ final class LibC {
     static int receiveMany(int fd, MemorySegment messages, int count) {
         try {
             return (int) RECVMMSG.invokeExact(fd, messages, count, MSG_DONTWAIT, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code sendmmsg} without flags. @return how many of the first {@code count} datagrams the kernel took, or -1 when it refused the first */
+    static int sendMany(int fd, MemorySegment messages, int count) {
+        try {
+            return (int) SENDMMSG.invokeExact(fd, messages, count, 0);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

@@ -34,6 +34,24 @@ public interface Link extends AutoCloseable {
     }
 
     /**
+     * Lets the link keep what is sent from now on and hand it to the network together, in
+     * fewer system calls, at {@link #flushSends} (each {@link #send} then returns true for a
+     * datagram it kept). A link that cannot sends each at once, as it does by default.
+     */
+    default void holdSends() {
+    }
+
+    /**
+     * Sends what was kept since {@link #holdSends}, in the order it was sent, and sends at
+     * once again.
+     *
+     * @return how many of the kept datagrams the network refused (dropped, as a refused {@link #send})
+     */
+    default int flushSends() {
+        return 0;
+    }
+
+    /**
      * Receives one datagram into {@code buffer}, from position 0.
      *
      * @return its length, or -1 when none is waiting; its sender is then {@link #source()}

@@ -79,6 +79,14 @@ public final class NativeUdpLink implements Link {
     /** Set before the descriptors are closed: no call touches them afterwards (their numbers may be reused). */
     private volatile boolean closed;
 
+    /** Datagrams kept between {@link #holdSends} and {@link #flushSends}; made on first use. */
+    private SendBatch sendBatch;
+    private boolean holding;
+    /** Datagrams of the current hold the kernel refused when a full batch went early. */
+    private int refusedWhileHolding;
+    /** The largest datagram a hold keeps (a RoCE packet of the 4096-byte MTU and its headers); a larger one is sent at once, after what is kept. */
+    private static final int HELD_DATAGRAM_ROOM = 4096 + 256;
+
     private ByteBuffer receiveBuffer;
     private MemorySegment receiveSegment;
     private ByteBuffer sendBuffer;
@@ -238,8 +246,39 @@ public final class NativeUdpLink implements Link {
         if (destinationLengths[slot] < 0) {
             return false;
         }
-        return length <= sendSegment.byteSize()
-                && LibC.sendTo(socket, sendSegment, length, destinations[slot], destinationLengths[slot]) == length;
+        if (length > sendSegment.byteSize()) {
+            return false;
+        }
+        if (holding) {
+            if (sendBatch == null) {
+                sendBatch = new SendBatch(arena, HELD_DATAGRAM_ROOM);
+            }
+            if (length <= sendBatch.room()) {
+                if (!sendBatch.accepts(socket)) {
+                    refusedWhileHolding += sendBatch.send();
+                }
+                sendBatch.add(socket, sendSegment, length, destinations[slot], destinationLengths[slot]);
+                return true;
+            }
+            refusedWhileHolding += sendBatch.send();
+        }
+        return LibC.sendTo(socket, sendSegment, length, destinations[slot], destinationLengths[slot]) == length;
+    }
+
+    @Override
+    public void holdSends() {
+        holding = !closed;
+    }
+
+    @Override
+    public int flushSends() {
+        holding = false;
+        int refused = refusedWhileHolding;
+        refusedWhileHolding = 0;
+        if (sendBatch == null) {
+            return refused;
+        }
+        return refused + (closed ? sendBatch.discard() : sendBatch.send());
     }
 
     /** The slot holding {@code to}'s encoded address; a new destination is encoded (the only allocation). */
@@ -395,6 +434,7 @@ public final class NativeUdpLink implements Link {
             return;
         }
         closed = true;
+        holding = false;
         LibC.close(fd);
         LibC.close(wakeFd);
         for (int s : senders) {
