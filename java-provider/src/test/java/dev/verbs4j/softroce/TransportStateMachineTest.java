@@ -472,6 +472,93 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * At a ping-pong's pace a step also stops after a response that completes a signaled
+     * request (the application awaits it), but not after one that completes none.
+     */
+    @Test
+    void atAPingPongsPaceAStepStopsAfterAResponseThatCompletesASignaledRequest() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            DeviceEngine a = sim.deviceA.engine();
+            long in = a.counters().get(Counters.PACKETS_IN);
+            ackThenWriteFromBToA(p, 1, false);
+            assertEquals(in + 2, a.counters().get(Counters.PACKETS_IN), "an ACK of an unsignaled WRITE: both");
+            ackThenWriteFromBToA(p, 3, true);
+            assertEquals(in + 3, a.counters().get(Counters.PACKETS_IN), "an ACK of a signaled WRITE: the ACK only");
+            a.doWork(sim.nowNs);
+            assertEquals(in + 4, a.counters().get(Counters.PACKETS_IN), "and the next step takes B's WRITE");
+            assertEquals(3, poll(sim, p.a.cq, 100).wrId());
+            assertEquals(2, poll(sim, p.b.cq, 100).wrId());
+            assertEquals(4, poll(sim, p.b.cq, 100).wrId());
+        }
+    }
+
+    /**
+     * An empty step of A (a ping-pong's pace), A's WRITE {@code wrId}, B's acknowledgement of
+     * it followed by B's signaled WRITE {@code wrId + 1}, then one step of A.
+     */
+    private void ackThenWriteFromBToA(RcPair p, int wrId, boolean signaled) {
+        DeviceEngine a = sim.deviceA.engine();
+        DeviceEngine b = sim.deviceB.engine();
+        a.doWork(sim.nowNs);
+        p.a.qp.postSend(new SendWorkRequest().wrId(wrId).signaled(signaled).buffer(p.a.mr, 0, 8)
+                .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+        a.doWork(sim.nowNs);
+        b.doWork(sim.nowNs);
+        writeFromB(p, wrId + 1);
+        b.doWork(sim.nowNs);
+        a.doWork(sim.nowNs);
+    }
+
+    /**
+     * A step that took one packet at a ping-pong's pace keeps the acknowledgement due at it
+     * for one more step (the answer's post may send it); the step after sends it, even when it
+     * took one packet too.
+     */
+    @Test
+    void aStepThatTookOnePacketAtAPingPongsPaceKeepsTheDueAcknowledgementOneStep() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            holdAcksAsAnEngineThreadDoes();
+            DeviceEngine b = sim.deviceB.engine();
+            b.doWork(sim.nowNs);
+            for (int wrId = 1; wrId <= 2; wrId++) {
+                writeFromA(p, wrId);
+                sim.deviceA.engine().doWork(sim.nowNs);
+                b.doWork(sim.nowNs);
+            }
+            assertEquals(0, linkB().count(Opcodes.RC_ACKNOWLEDGE), "the first WRITE's acknowledgement, due at the second's step, is kept");
+            writeFromA(p, 3);
+            sim.deviceA.engine().doWork(sim.nowNs);
+            b.doWork(sim.nowNs);
+            assertEquals(1, linkB().count(Opcodes.RC_ACKNOWLEDGE), "the step after sends it");
+            for (int wrId = 1; wrId <= 3; wrId++) {
+                assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
+            }
+        }
+    }
+
+    /** A post that sends its request itself sends the acknowledgements held back with it, in one hold of the link. */
+    @Test
+    void aPostSendsItsRequestAndTheHeldAcknowledgementsInOneHold() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            holdAcksAsAnEngineThreadDoes();
+            writeFromA(p, 1);
+            sim.deviceA.engine().doWork(sim.nowNs);
+            sim.deviceB.engine().doWork(sim.nowNs);
+            assertEquals(0, linkB().count(Opcodes.RC_ACKNOWLEDGE), "B holds the WRITE's acknowledgement");
+            sim.deviceB.engine().pollDriven(true);
+            writeFromB(p, 2);
+            assertEquals(java.util.List.of(java.util.List.of(Opcodes.RC_RDMA_WRITE_ONLY, Opcodes.RC_ACKNOWLEDGE)), linkB().holds);
+            assertEquals(1, poll(sim, p.a.cq, 100).wrId());
+            assertEquals(2, poll(sim, p.b.cq, 100).wrId());
+        }
+    }
+
+    private static void writeFromB(RcPair p, int wrId) {
+        p.b.qp.postSend(new SendWorkRequest().wrId(wrId).signaled(true).buffer(p.b.mr, 0, 8)
+                .rdmaWrite(p.a.mr.address(), p.a.mr.rkey()));
+    }
+
     /** A's WRITEs {@code firstWrId} and the next, sent by a step of A, then one step of B. */
     private void twoWritesThenAStepOfB(RcPair p, int firstWrId) {
         writeFromA(p, firstWrId);

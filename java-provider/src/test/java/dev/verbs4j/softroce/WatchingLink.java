@@ -21,6 +21,9 @@ final class WatchingLink extends ForwardingLink {
     volatile Predicate<PacketView> drop = p -> false;
     volatile Predicate<PacketView> hold = p -> false;
     final List<int[]> sent = new ArrayList<>();
+    /** The opcodes sent in each {@link #holdSends} to {@link #flushSends}, one list per hold. */
+    final List<List<Integer>> holds = new ArrayList<>();
+    private List<Integer> holding;
     private final List<Held> held = new ArrayList<>();
 
     private record Held(ByteBuffer packet, int length, InetSocketAddress destination) {
@@ -35,6 +38,9 @@ final class WatchingLink extends ForwardingLink {
         if (view.wrap(MemorySegment.ofBuffer(buffer.duplicate().clear()), 0, length)) {
             int syndrome = view.has(dev.verbs4j.softroce.wire.OpcodeTable.HAS_AETH) ? view.aeth().syndrome() : -1;
             sent.add(new int[] {view.opcode(), view.bth().psn(), view.bth().ackReq() ? 1 : 0, syndrome});
+            if (holding != null) {
+                holding.add(view.opcode());
+            }
             if (drop.test(view)) {
                 return true;
             }
@@ -46,6 +52,19 @@ final class WatchingLink extends ForwardingLink {
             }
         }
         return inner.send(buffer, length, destination);
+    }
+
+    @Override
+    public void holdSends() {
+        holding = new ArrayList<>();
+        holds.add(holding);
+        super.holdSends();
+    }
+
+    @Override
+    public int flushSends() {
+        holding = null;
+        return super.flushSends();
     }
 
     /** How many packets are held back. */

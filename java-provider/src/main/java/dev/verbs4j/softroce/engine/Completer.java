@@ -221,7 +221,7 @@ final class Completer {
             }
             int cmp = Psn.compare(w.lastPsn, psn);
             if (w.state == Wqe.SENT && (cmp < 0 || (inclusive && cmp == 0))) {
-                w.state = Wqe.DONE;
+                done(w);
                 p++;
                 continue;
             }
@@ -325,6 +325,18 @@ final class Completer {
         expectedPsn = Psn.next(psn);
     }
 
+    /**
+     * Marks {@code w} answered. One that will complete to the application while the requester
+     * has nothing more to send (every request posted is sent, none is to go again) is what
+     * the application may be waiting for: it counts ({@link DeviceEngine#awaitedAnswers}).
+     */
+    private void done(Wqe w) {
+        w.state = Wqe.DONE;
+        if ((qp.signalAll || (w.flags & dev.verbs4j.SendFlag.SIGNALED.value()) != 0) && qp.sq.next == qp.sq.tail()) {
+            qp.device.awaitedAnswers++;
+        }
+    }
+
     /** Places read data into the request's scatter list at its current offset. */
     private boolean scatter(Wqe w, MemorySegment packet, long from, int length) {
         return LocalData.scatter(qp.device.memory(), qp.pdHandle, w.sges, w.receivedBytes, packet, from, length) == length;
@@ -332,7 +344,7 @@ final class Completer {
 
     private void finish(Wqe w, WcStatus status) {
         w.status = status;
-        w.state = Wqe.DONE;
+        done(w);
         if (qp.requester.outstandingReadLike > 0) {
             qp.requester.outstandingReadLike--;
         }

@@ -358,7 +358,8 @@ public final class DeviceEngine implements AutoCloseable {
         try {
             steps++;
             int due = heldAckCount;
-            int work = receive(nowNs);
+            int received = receive(nowNs);
+            int work = received;
             if (gsi != null) {
                 work += gsi.doWork(nowNs);
             }
@@ -368,7 +369,13 @@ public final class DeviceEngine implements AutoCloseable {
             // Acknowledgements held back in an earlier step go now; those of this step wait
             // for the next, which comes at once: a step that holds one back counts as work.
             // An engine that does not hold them across steps sends them all at the end of this one.
-            work += sendHeldAcks(holdAcks ? due : heldAckCount);
+            // A step that took one packet at a ping-pong's pace (tookOneAtPace) keeps
+            // those held since the step before for one more step: that packet may be what the
+            // application awaited before it answers, and the post of the answer sends them
+            // with it, in one system call (posted).
+            int sendNow = !holdAcks ? heldAckCount : tookOneAtPace ? overdueAcks : due;
+            work += sendHeldAcks(sendNow);
+            overdueAcks = holdAcks ? due - sendNow : 0;
             if (work == 0) {
                 memory.sweepOne();
             }
@@ -398,6 +405,7 @@ public final class DeviceEngine implements AutoCloseable {
 
     /** Sends the first {@code due} held acknowledgements; returns {@code due}, plus 1 if any are still held. */
     private int sendHeldAcks(int due) {
+        overdueAcks = Math.max(0, overdueAcks - due);
         if (heldAckCount == 0) {
             return 0;
         }
@@ -541,6 +549,8 @@ public final class DeviceEngine implements AutoCloseable {
     /** Queue pairs whose responder holds an acknowledgement back ({@link #deferAck}), in the order they did. */
     private QpEngine[] heldAcks = new QpEngine[16];
     private int heldAckCount;
+    /** How many of the first {@link #heldAcks} were due at a step that kept them for one more: the next step sends them. */
+    private int overdueAcks;
 
     /**
      * An application thread that polls an empty completion queue lends a hand: one step
@@ -606,7 +616,8 @@ public final class DeviceEngine implements AutoCloseable {
      * thread's next poll of this device, which may never come if it now waits on another
      * device's queue (a ping-pong between two devices on one thread), or for the tick. The
      * posting thread then sends {@code qp}'s new requests itself, and after them the
-     * acknowledgements held back ({@link #deferAck}): its packets leave at once, in front of
+     * acknowledgements held back ({@link #deferAck}), all in one hold of the link
+     * ({@link Link#holdSends}, one {@code sendmmsg}): its packets leave at once, in front of
      * the acknowledgements, which reach the peer right behind them. A thread that also helps
      * another device now (one thread playing both ends) leaves the acknowledgements to a later
      * poll ({@link #help}): its next look is at the other device, for the answer to what it
@@ -617,16 +628,36 @@ public final class DeviceEngine implements AutoCloseable {
      */
     public void posted(QpEngine qp, long nowNs) {
         if ((pollDriven || helpedRecently(nowNs)) && lock.tryLock()) {
+            boolean withAcks = false;
             try {
+                withAcks = heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs);
+                if (withAcks) {
+                    link.holdSends();
+                }
                 qp.transmit(nowNs);
-                if (heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
+                if (withAcks) {
                     sendHeldAcks(heldAckCount);
                 }
             } catch (RuntimeException | AssertionError e) {
                 engineFault(e);
             } finally {
+                if (withAcks) {
+                    flushSends();
+                }
                 lock.unlock();
             }
+        }
+    }
+
+    /**
+     * Hands the link what it kept since {@link Link#holdSends}. A datagram it then refuses
+     * counts as dropped instead of sent (its bytes and its queue pair's count stay counted).
+     */
+    private void flushSends() {
+        int refused = link.flushSends();
+        if (refused > 0) {
+            counters.add(Counters.PACKETS_OUT, -refused);
+            counters.add(Counters.DROP_SEND_FAILED, refused);
         }
     }
 
@@ -701,28 +732,40 @@ public final class DeviceEngine implements AutoCloseable {
     }
 
     /**
-     * Whether the last step's receiving found at most one packet before the socket was empty:
-     * a ping-pong's pace, not a stream's. Only then does a step whose first packet is a whole
-     * SEND, WRITE or ATOMIC WRITE (one packet long) stop receiving there, so that the poll (or the engine
-     * thread's loop) that ran it returns what that request brought before it takes the next
-     * packet: in a ping-pong, the peer's reply is followed by its acknowledgement of the
-     * request, which the application need not wait for. What is left in the socket is the
-     * next step's, which takes it all. A step that starts with a response, or inside a stream,
-     * drains the socket: stopping at each message's end would cost a stream a step (and, with
-     * caller progress, the system calls of the other devices' steps) per message, and a
-     * requester that took one acknowledgement per step would post less.
+     * Steps that may still stop receiving after their first packet: {@link #PACED_STEPS} once a
+     * step found at most one packet before the socket was empty (a ping-pong's pace, not a
+     * stream's), one fewer after each step that stopped, none after a step that took two or
+     * more. A step that may stops after a first packet the application awaits: a whole SEND,
+     * WRITE or ATOMIC WRITE (one packet long), or a response that completed a signaled work
+     * request of a queue pair with nothing more to send (one that is still sending, or sending
+     * again after a timeout, would send on in that step, and may send what the responses left in the
+     * socket acknowledge). The poll (or the engine thread's loop) that ran it then returns what that packet
+     * brought before the step takes the next one, which is often not there yet: receiving on
+     * would cost an empty receive on the way back to the application. In a SEND ping-pong the
+     * peer's reply is followed by its acknowledgement of the request, and the application
+     * awaits both: the first step stops after the reply, the second after the
+     * acknowledgement. What is left in the socket is the next steps', and after at most
+     * {@link #PACED_STEPS} early stops a step drains it. A response that completes nothing
+     * (an acknowledgement of unsignaled requests, a READ response's middle) never stops a
+     * step: a requester that took one acknowledgement per step would post less.
      */
-    private boolean receivedLittle;
+    private int pacedSteps;
+    private static final int PACED_STEPS = 2;
+    /** Whether the last step took one packet at a ping-pong's pace: it stopped after it, or found the socket empty behind it. */
+    private boolean tookOneAtPace;
+    /** Signaled requests answered while their queue pair had nothing more to send ({@link Completer}): how a step sees that a response completed one the application awaits. */
+    int awaitedAnswers;
 
     private int receive(long nowNs) {
         int n = 0;
-        boolean stopAtRequestEnd = receivedLittle;
-        receivedLittle = false;
+        boolean mayStop = pacedSteps > 0;
+        tookOneAtPace = false;
         while (n < RECEIVE_BUDGET) {
             int length = link.receive(rxBuffer);
             if (length < 0) {
-                receivedLittle = n <= 1;
-                break;
+                pacedSteps = n <= 1 ? PACED_STEPS : 0;
+                tookOneAtPace = n == 1;
+                return n;
             }
             n++;
             counters.increment(Counters.PACKETS_IN);
@@ -734,10 +777,15 @@ public final class DeviceEngine implements AutoCloseable {
                     continue;
                 }
             }
-            if (dispatch(length, source, nowNs) && stopAtRequestEnd && n == 1) {
-                break;
+            int answered = awaitedAnswers;
+            boolean awaited = dispatch(length, source, nowNs) || awaitedAnswers != answered;
+            if (awaited && mayStop && n == 1) {
+                pacedSteps--;
+                tookOneAtPace = true;
+                return n;
             }
         }
+        pacedSteps = 0;
         return n;
     }
 
