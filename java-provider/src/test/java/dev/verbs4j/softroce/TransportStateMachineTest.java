@@ -293,6 +293,51 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * A packet lost while its message is still being sent (200 packets: more than a step
+     * sends, more than the window of unacknowledged packets) is sent again from the gap, and
+     * the message completes; before, the requester went back only to requests it had finished
+     * sending, so the NAK and every timeout after it resent nothing, and the queue pair failed
+     * with its requests flushed.
+     */
+    @Test
+    void aPacketLostWhileItsMessageIsStillBeingSentIsSentAgain() {
+        try (RcPair p = sim.connect(1 << 20, 8, 10)) {
+            int[] seen = {0};
+            int length = 200 * 4096;
+            linkA().drop = v -> v.opcode() == Opcodes.RC_RDMA_WRITE_MIDDLE && ++seen[0] == 2;
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, length)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            WorkCompletion wc = poll(sim, p.a.cq, 100_000);
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            assertEquals(-1, p.a.buf.asSlice(0, length).mismatch(p.b.buf.asSlice(0, length)));
+        }
+    }
+
+    /**
+     * Going back to an earlier message also takes back the one still being sent behind it:
+     * it starts again after the earlier one, with its first packet at its first PSN; before,
+     * it went on from where it was, at the wrong PSNs, and the responder refused it.
+     */
+    @Test
+    void goingBackToAnEarlierMessageRestartsTheOneStillBeingSent() {
+        try (RcPair p = sim.connect(1 << 20, 8, 10)) {
+            int[] seen = {0};
+            int first = 10 * 4096;
+            int second = 200 * 4096;
+            linkA().drop = v -> v.opcode() == Opcodes.RC_RDMA_WRITE_MIDDLE && ++seen[0] == 2;
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, first)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).buffer(p.a.mr, first, second)
+                    .rdmaWrite(p.b.mr.address() + first, p.b.mr.rkey()));
+            for (int wrId = 1; wrId <= 2; wrId++) {
+                WorkCompletion wc = poll(sim, p.a.cq, 100_000);
+                assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            }
+            assertEquals(-1, p.a.buf.asSlice(0, first + second).mismatch(p.b.buf.asSlice(0, first + second)));
+        }
+    }
+
     @Test
     void ackIsRequestedEvery64PacketsAndOnTheLast() {
         try (RcPair p = sim.connect(1 << 20, 8, 10)) {

@@ -397,9 +397,18 @@ final class Completer {
 
     private void retryFromExpected() {
         advancePosition();
-        if (position < qp.sq.next) {
+        if (position < qp.sq.next || partlySent(position)) {
             qp.requester.rewind(position, readOrExpected(qp.sq.at(position)));
         }
+    }
+
+    /**
+     * Whether the request at {@code p} is the one the requester is in the middle of: started,
+     * its first packets sent, the rest not yet (a long message, or the window full).
+     */
+    private boolean partlySent(long p) {
+        SendQueue sq = qp.sq;
+        return p == sq.next && p < sq.tail() && sq.at(p).state == Wqe.SENDING;
     }
 
     private int readOrExpected(Wqe w) {
@@ -415,6 +424,9 @@ final class Completer {
 
     private void failOldest(WcStatus status) {
         Wqe w = oldestWaiting();
+        if (w == null && partlySent(position)) {
+            w = qp.sq.at(position);
+        }
         if (w != null) {
             w.status = status;
             w.state = Wqe.DONE;

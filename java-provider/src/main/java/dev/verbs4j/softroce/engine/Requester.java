@@ -379,8 +379,10 @@ final class Requester {
     void rewind(long position, int fromPsn) {
         SendQueue sq = qp.sq;
         long oldNext = sq.next;
+        // The request the requester is in the middle of (some packets sent) goes back too.
+        long end = oldNext < sq.tail() && sq.at(oldNext).state == Wqe.SENDING ? oldNext + 1 : oldNext;
         outstandingReadLike = 0;
-        for (long p = position; p < oldNext; p++) {
+        for (long p = position; p < end; p++) {
             Wqe w = sq.at(p);
             if (w.state == Wqe.DONE || w.isLocal()) {
                 continue;
