@@ -2,6 +2,8 @@ package dev.verbs4j.softroce;
 
 import dev.verbs4j.FlushLevel;
 import dev.verbs4j.FlushType;
+import dev.verbs4j.Mtu;
+import dev.verbs4j.RcOptions;
 import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.WcOpcode;
@@ -32,13 +34,19 @@ class LossyTransportTest {
     private static final long ATOMIC_AREA = 3L * SLOTS * SLOT;
     private static final long BUFFER = 4L * SLOTS * SLOT;
 
-    @ParameterizedTest(name = "loss {0}, duplicate {1}, reorder {2}, corrupt {3}")
-    @CsvSource({"0.01, 0.01, 0.02, 0.001", "0.10, 0.05, 0.05, 0.01", "0.30, 0.05, 0.10, 0.01"})
-    void mixedOperationsCompleteExactlyOnceUnderFaults(double loss, double dup, double reorder, double corrupt) {
+    /**
+     * At MTU 4096 a message is at most two packets; at MTU 256 up to 32, and the 24 in flight
+     * overrun the window of unacknowledged packets, so packets are lost while their message is
+     * still being sent, and go-back-N must take that message back too.
+     */
+    @ParameterizedTest(name = "loss {0}, duplicate {1}, reorder {2}, corrupt {3}, MTU {4}, {5} operations")
+    @CsvSource({"0.01, 0.01, 0.02, 0.001, 4096, 100000", "0.10, 0.05, 0.05, 0.01, 4096, 100000",
+            "0.30, 0.05, 0.10, 0.01, 4096, 100000", "0.05, 0.02, 0.05, 0.005, 256, 10000"})
+    void mixedOperationsCompleteExactlyOnceUnderFaults(double loss, double dup, double reorder, double corrupt, int mtu, int operations) {
         SimulatedPair sim = new SimulatedPair(42);
         sim.network.faults(loss, dup, reorder, corrupt);
-        int operations = 100_000;
-        try (RcPair pair = sim.connect(BUFFER, 32, 8)) {
+        RcOptions options = new RcOptions().timeout(8).retryCount(7).rnrRetry(7).minRnrTimer(1).mtu(Mtu.ofBytes(mtu));
+        try (RcPair pair = sim.connect(BUFFER, 32, options)) {
             run(pair, sim, operations);
             Counters counters = sim.deviceA.engine().counters();
             if (loss >= 0.1) {
