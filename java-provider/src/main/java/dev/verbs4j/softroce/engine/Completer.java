@@ -407,8 +407,7 @@ final class Completer {
      * its first packets sent, the rest not yet (a long message, or the window full).
      */
     private boolean partlySent(long p) {
-        SendQueue sq = qp.sq;
-        return p == sq.next && p < sq.tail() && sq.at(p).state == Wqe.SENDING;
+        return p == qp.sq.next && qp.sq.nextPartlySent();
     }
 
     private int readOrExpected(Wqe w) {

@@ -380,7 +380,7 @@ final class Requester {
         SendQueue sq = qp.sq;
         long oldNext = sq.next;
         // The request the requester is in the middle of (some packets sent) goes back too.
-        long end = oldNext < sq.tail() && sq.at(oldNext).state == Wqe.SENDING ? oldNext + 1 : oldNext;
+        long end = sq.nextPartlySent() ? oldNext + 1 : oldNext;
         outstandingReadLike = 0;
         for (long p = position; p < end; p++) {
             Wqe w = sq.at(p);

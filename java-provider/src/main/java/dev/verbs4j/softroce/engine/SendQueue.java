@@ -73,4 +73,9 @@ final class SendQueue {
         head = tail;
         next = tail;
     }
+
+    /** Whether the request at {@link #next} is started and partly sent (its first packets out, the rest not yet). */
+    boolean nextPartlySent() {
+        return next < tail && at(next).state == Wqe.SENDING;
+    }
 }

@@ -7,8 +7,8 @@ import java.lang.foreign.ValueLayout;
 /**
  * Datagrams held for one {@code sendmmsg}: an array of {@code struct mmsghdr} (the layout
  * {@link ReceiveBatch} describes), each with one {@code iovec} over its own copy of the
- * datagram and its own copy of the destination's socket address, all allocated on first use
- * and sized for the largest datagram the link's send buffer can hold. All datagrams of a
+ * datagram and its own copy of the destination's socket address, all allocated once, when
+ * the link first holds its sends, with room for datagrams of a given size. All datagrams of a
  * batch leave from one socket.
  */
 final class SendBatch {
