@@ -143,7 +143,24 @@ final class AgentClient implements AutoCloseable {
         }, null, null);
         if (!path.isEmpty() && Files.exists(Path.of(path))) {
             localChannel = UnixDomainSocketAddress.of(path);
+            useOnlyLocalChannel();
         }
+    }
+
+    /**
+     * Moves the calls so far made over TCP to the local channel: a new connection there takes
+     * the place of the idle ones, which close (the agent keeps the session, which has a
+     * connection left). Every call after this one goes over the local channel.
+     */
+    private void useOnlyLocalChannel() {
+        Connection local = connect();
+        for (Connection c = idle.pollFirst(); c != null; c = idle.pollFirst()) {
+            synchronized (connections) {
+                connections.remove(c);
+            }
+            c.closeQuietly();
+        }
+        idle.addFirst(local);
     }
 
     boolean reserve(long base, long size) {

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -71,6 +72,7 @@ final class Codec {
     /** Only the API's own classes cross field by field. */
     private static final String API_PACKAGE = "dev.verbs4j.";
     private static final Map<Class<?>, Field[]> FIELDS = new ConcurrentHashMap<>();
+    private static final Map<Class<?>, RecordShape> RECORDS = new ConcurrentHashMap<>();
     private static final Map<String, Class<?>> CLASSES = new ConcurrentHashMap<>();
 
     private final Peer peer;
@@ -162,8 +164,8 @@ final class Codec {
         } else if (value instanceof Record) {
             out.writeByte(RECORD);
             out.writeUTF(value.getClass().getName());
-            for (RecordComponent c : value.getClass().getRecordComponents()) {
-                write(out, invoke(c, value), null);
+            for (Method accessor : RecordShape.of(value.getClass()).accessors()) {
+                write(out, invoke(accessor, value), null);
             }
         } else if (value.getClass().getName().startsWith(API_PACKAGE)) {
             out.writeByte(OBJECT);
@@ -266,19 +268,46 @@ final class Codec {
     }
 
     private Object readRecord(DataInputStream in, Class<?> type) throws IOException {
-        RecordComponent[] components = type.getRecordComponents();
-        Object[] values = new Object[components.length];
-        Class<?>[] types = new Class<?>[components.length];
-        for (int i = 0; i < components.length; i++) {
-            values[i] = read(in, components[i].getGenericType(), null);
-            types[i] = components[i].getType();
+        RecordShape shape = RecordShape.of(type);
+        Object[] values = new Object[shape.types().length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = read(in, shape.types()[i], null);
         }
         try {
-            Constructor<?> canonical = type.getDeclaredConstructor(types);
-            canonical.setAccessible(true);
-            return canonical.newInstance(values);
+            return shape.canonical().newInstance(values);
         } catch (ReflectiveOperationException e) {
             throw new IOException("cannot rebuild a " + type.getName(), e);
+        }
+    }
+
+    /**
+     * A record class as the codec uses it, found once per class: each reflective lookup
+     * returns new objects, and a new {@link Method} builds its invoker anew on its first call,
+     * which costs more than the rest of a call on the channel.
+     */
+    private record RecordShape(Method[] accessors, Type[] types, Constructor<?> canonical) {
+        static RecordShape of(Class<?> type) {
+            return RECORDS.computeIfAbsent(type, RecordShape::find);
+        }
+
+        private static RecordShape find(Class<?> type) {
+            RecordComponent[] components = type.getRecordComponents();
+            Method[] accessors = new Method[components.length];
+            Type[] types = new Type[components.length];
+            Class<?>[] erased = new Class<?>[components.length];
+            for (int i = 0; i < components.length; i++) {
+                accessors[i] = components[i].getAccessor();
+                accessors[i].setAccessible(true);
+                types[i] = components[i].getGenericType();
+                erased[i] = components[i].getType();
+            }
+            try {
+                Constructor<?> canonical = type.getDeclaredConstructor(erased);
+                canonical.setAccessible(true);
+                return new RecordShape(accessors, types, canonical);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException("a record without its canonical constructor: " + type.getName(), e);
+            }
         }
     }
 
@@ -375,10 +404,8 @@ final class Codec {
         }
     }
 
-    private static Object invoke(RecordComponent c, Object record) {
+    private static Object invoke(Method accessor, Object record) {
         try {
-            var accessor = c.getAccessor();
-            accessor.setAccessible(true);
             return accessor.invoke(record);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
