@@ -2,7 +2,8 @@
 # Runs inside the rxe micro-VM (rxe-vm/run.sh -k KERNEL): the conformance suite against the
 # ibverbs provider on rxe0, both sides on the kernel, as the column ibverbs-rxe-<release>
 # (the release without -amd64), then once more connected through the connection manager
-# (cm-ibverbs-rxe-<release>). What scripts/vm-guest.sh does beyond that suite runs on the
+# (cm-ibverbs-rxe-<release>), without the remote access matrix, which checks the responder's
+# keys whatever connected the pair and ran in the first column. What scripts/vm-guest.sh does beyond that suite runs on the
 # default kernel only. Results go to target/vm/kernels/<release>/ and
 # conformance-tests/target/conformance/ (shared with the host).
 set -u
@@ -25,7 +26,7 @@ echo "$status" > "$out/conformance.rc"
 grep -E '^==== verbs4j' "$out/conformance.log"
 # Again with every RC pair connected through this kernel's rdma_cm.
 java_run -cp "$classpath" \
-    dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 --connect cm \
+    dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 --connect cm --exclude access \
     --label "cm-$label" --report-dir conformance-tests/target/conformance --timeout-ms 30000 > "$out/conformance-cm.log" 2>&1
 echo $? > "$out/conformance-cm.rc"
 grep -E '^==== verbs4j' "$out/conformance-cm.log"

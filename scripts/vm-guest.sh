@@ -78,15 +78,25 @@ cross_suite() { # $1 = label, $2 = agent command, $3 = suite command (namespace 
 }
 suite_main="dev.verbs4j.conformance.ConformanceMain --report-dir conformance-tests/target/conformance --timeout-ms 30000"
 agent_main="dev.verbs4j.conformance.agent.AgentMain"
+# With the soft engine as the requester, the remote access matrix runs through plain regions
+# only: the kind of key (window, fast-registered or on-demand region) is the responder's
+# business, here rxe's, which the ibverbs-rxe column checks for every kind; what the requester
+# does with an rkey and the answer does not depend on it. rxe-to-soft runs every kind.
+requester_keys='--exclude "access.RemoteAccessMatrixTest#*.mw*" --exclude "access.RemoteAccessMatrixTest#*.fr.*"'
+requester_keys+=' --exclude "access.RemoteAccessMatrixTest#*.odp.*"'
 cross_suite soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:18600" \
     "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $suite_main \
-        --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18600 --label soft-to-rxe'"
+        --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18600 $requester_keys \
+        --label soft-to-rxe'"
 cross_suite rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $agent_main --listen 10.9.0.2:18601'" \
     "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
         --peer-agent 10.9.0.2:18601 --label rxe-to-soft"
 
 # The same three columns with every RC pair connected through the connection manager: the
-# kernel's rdma_cm (librdmacm) on rxe0, the soft provider's IB CM on the wire against it.
+# kernel's rdma_cm (librdmacm) on rxe0, the soft provider's IB CM on the wire against it. The two
+# cross columns leave out the remote access matrix (access/): it checks the responder's keys,
+# which do not depend on how the pair was connected, and the cross columns above run it whole;
+# over the connection manager its 810 connections cost about 270 s of the two columns.
 step "conformance suite: ibverbs on rxe0, connected through the connection manager"
 java_run -cp "$classpath" $suite_main --provider ibverbs --device rxe0 --peer-device rxe0 --connect cm --label cm-ibverbs-rxe \
     > "$out/cm-ibverbs-rxe.log" 2>&1
@@ -94,10 +104,10 @@ echo $? > "$out/cm-ibverbs-rxe.rc"
 grep -E '^==== verbs4j' "$out/cm-ibverbs-rxe.log"
 cross_suite cm-soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:18602" \
     "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $suite_main \
-        --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18602 --connect cm --label cm-soft-to-rxe'"
+        --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18602 --connect cm --exclude access --label cm-soft-to-rxe'"
 cross_suite cm-rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $agent_main --listen 10.9.0.2:18603'" \
     "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
-        --peer-agent 10.9.0.2:18603 --connect cm --label cm-rxe-to-soft"
+        --peer-agent 10.9.0.2:18603 --connect cm --exclude access --label cm-rxe-to-soft"
 
 two_sides() { # $1 = what to call the logs, $2 = server command (namespace prefix included), $3 = client command
     local name=$1 server=$2 client=$3

@@ -73,6 +73,7 @@ public final class ConformanceMain {
      */
     public static int run(String[] args, PrintStream out) {
         List<DiscoverySelector> selectors = new ArrayList<>();
+        List<String> excluded = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -88,13 +89,15 @@ public final class ConformanceMain {
                     return merge(ReportFiles.directory(), out);
                 }
                 default -> {
-                    if (i + 1 >= args.length || !(PROPERTY_OPTIONS.containsKey(a) || a.equals("--select"))) {
+                    if (i + 1 >= args.length || !(PROPERTY_OPTIONS.containsKey(a) || a.equals("--select") || a.equals("--exclude"))) {
                         out.print("unknown option or missing value: " + a + "\n" + usage());
                         return 2;
                     }
                     String value = args[++i];
                     if (a.equals("--select")) {
                         selectors.add(selector(value));
+                    } else if (a.equals("--exclude")) {
+                        excluded.add(value);
                     } else {
                         System.setProperty(PROPERTY_OPTIONS.get(a), value);
                     }
@@ -104,9 +107,15 @@ public final class ConformanceMain {
         if (selectors.isEmpty()) {
             selectors.add(DiscoverySelectors.selectPackage(SUITE_PACKAGE));
         }
+        if (!excluded.isEmpty()) {
+            System.setProperty(ConformanceConfig.EXCLUDE, String.join(",", excluded));
+        }
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectors)
                 .filters(ClassNameFilter.includeClassNamePatterns(".*Test"))
+                .filters(ConformanceConfig.excluded().stream().filter(w -> !w.contains("#"))
+                        .map(w -> ClassNameFilter.excludeClassNamePatterns(classPattern(w)))
+                        .toArray(ClassNameFilter[]::new))
                 .build();
         Launcher launcher = LauncherFactory.create();
         SummaryGeneratingListener summary = new SummaryGeneratingListener();
@@ -127,6 +136,14 @@ public final class ConformanceMain {
             return DiscoverySelectors.selectPackage(SUITE_PACKAGE + "." + value);
         }
         return DiscoverySelectors.selectClass(value.startsWith(SUITE_PACKAGE + ".") ? value : SUITE_PACKAGE + "." + value);
+    }
+
+    /** The class names {@code value} ({@code --select}'s form) stands for, as a pattern. */
+    static String classPattern(String value) {
+        if (!value.contains(".")) {
+            return java.util.regex.Pattern.quote(SUITE_PACKAGE + "." + value + ".") + ".*";
+        }
+        return java.util.regex.Pattern.quote(value.startsWith(SUITE_PACKAGE + ".") ? value : SUITE_PACKAGE + "." + value);
     }
 
     private static void listDevices(PrintStream out) {
@@ -179,6 +196,9 @@ public final class ConformanceMain {
                   --connect HOW         how RC pairs connect: memory (default, attributes set directly) or cm
                                         (through the connection manager, as librdmacm applications do)
                   --select WHAT         a family (base, errors, misuse, cm, flush, atomicwrite, memwindow, odp, access) or a class (errors.ResourceLifetimeTest); repeatable
+                  --exclude WHAT        leaves out a family or a class, named as --select names them, or the
+                                        generated cases of a class whose key matches a glob (CLASS#GLOB, e.g.
+                                        access.RemoteAccessMatrixTest#*.mw1.*); repeatable; the report lists them
                   --list                list providers and devices, then exit
                   --merge               only rebuild the matrix from the JSON reports in the report folder;
                                         exit 1 when a case's columns disagree without a listed finding

@@ -197,6 +197,6 @@ public final class ConformanceReportListener implements TestExecutionListener {
         String kernel = "Linux".equals(System.getProperty("os.name")) ? System.getProperty("os.version") : "";
         return new RunReport(config.label(), config.provider(), device, config.peerProvider(), peerDevice,
                 started.toString(), (System.nanoTime() - startNs) / 1_000_000, environment, kernel,
-                RunCapabilities.ofCurrentRun(), cases);
+                RunCapabilities.ofCurrentRun(), cases, ConformanceConfig.excluded());
     }
 }

@@ -26,6 +26,7 @@ import java.util.Map;
  *   "capabilities": {                       // what each side's device reported (RunCapabilities)
  *     "local": ["MEM_WINDOW", "FLUSH_GLOBAL", "ATOMIC_HCA", "ODP", "RC_ODP_WRITE", ...],
  *     "remote": [...]},
+ *   "excluded": ["access"],                 // families and classes left out (--exclude); [] for the whole suite
  *   "counts": {"pass": 80, "fail": 2, "skip": 11},
  *   "cases": [
  *     {"id": "errors/RnrTest#rnrRetryExhausted",   // family/Class#method: the matrix row
@@ -68,6 +69,7 @@ public final class ReportJson {
         field(sb, "kernel", r.kernel());
         sb.append("  \"capabilities\": {\"local\": ").append(words(r.capabilities().local()))
                 .append(", \"remote\": ").append(words(r.capabilities().remote())).append("},\n");
+        sb.append("  \"excluded\": ").append(words(r.excluded())).append(",\n");
         sb.append("  \"counts\": {\"pass\": ").append(r.count(Outcome.PASS)).append(", \"fail\": ").append(r.count(Outcome.FAIL))
                 .append(", \"skip\": ").append(r.count(Outcome.SKIP)).append("},\n");
         sb.append("  \"cases\": [");
@@ -126,7 +128,7 @@ public final class ReportJson {
         }
         return new RunReport(text(root, "label"), text(root, "provider"), text(root, "device"), text(root, "peerProvider"),
                 text(root, "peerDevice"), text(root, "startedAt"), number(root, "durationMs"), text(root, "environment"),
-                text(root, "kernel"), capabilities, cases);
+                text(root, "kernel"), capabilities, cases, words(root.get("excluded")));
     }
 
     private static List<String> words(Object list) {

@@ -13,7 +13,8 @@ final class RunSummary {
         sb.append("\n==== verbs4j conformance ").append(run.label()).append(" (").append(run.pairDescription()).append("): ")
                 .append(run.cases().size()).append(" cases, ").append(run.count(Outcome.PASS)).append(" passed, ")
                 .append(run.count(Outcome.FAIL)).append(" failed, ").append(run.count(Outcome.SKIP)).append(" skipped in ")
-                .append(String.format("%.1f s", run.durationMs() / 1000.0)).append(" ====\n");
+                .append(String.format("%.1f s", run.durationMs() / 1000.0))
+                .append(run.excluded().isEmpty() ? "" : ", left out: " + String.join(", ", run.excluded())).append(" ====\n");
         for (Outcome outcome : List.of(Outcome.FAIL, Outcome.SKIP)) {
             for (CaseResult c : run.cases()) {
                 if (c.outcome() == outcome) {

@@ -47,6 +47,20 @@ class ReportJsonTest {
     }
 
     @Test
+    void whatARunLeftOutReadsBackEqual() {
+        RunReport base = sample();
+        RunReport original = new RunReport(base.label(), base.provider(), base.device(), base.peerProvider(), base.peerDevice(),
+                base.startedAt(), base.durationMs(), base.environment(), "", RunCapabilities.NONE, base.cases(),
+                List.of("access", "errors.RemoteAccessTest"));
+
+        String json = ReportJson.write(original);
+
+        assertTrue(json.contains("\"excluded\": [\"access\", \"errors.RemoteAccessTest\"]"), json);
+        assertEquals(original, ReportJson.read(json));
+        assertEquals(List.of(), ReportJson.read(ReportJson.write(base)).excluded(), "a run of the whole suite");
+    }
+
+    @Test
     void countsAreWrittenForReaders() {
         String json = ReportJson.write(sample());
 
