@@ -15,6 +15,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,7 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Mixed RC traffic over a network that loses, duplicates, reorders and corrupts packets:
  * every operation completes successfully, every byte lands where it should, and every
- * atomic executes exactly once.
+ * atomic executes exactly once. The traffic runs on one or several queue pairs between the
+ * same two devices, from A to B or in both directions at once; each direction of each pair
+ * has its own half of both buffers.
  */
 class LossyTransportTest {
     private static final int SLOT = 8192;          // bytes per write/read slot (2 packets at MTU 4096)
@@ -32,147 +37,237 @@ class LossyTransportTest {
     private static final long READ_AREA = SLOTS * SLOT;
     private static final long SEND_AREA = 2L * SLOTS * SLOT;
     private static final long ATOMIC_AREA = 3L * SLOTS * SLOT;
-    private static final long BUFFER = 4L * SLOTS * SLOT;
+    /** The bytes one direction uses in each of the two buffers. */
+    private static final long DIRECTION_BYTES = 4L * SLOTS * SLOT;
+    private static final int RECEIVES = 16;
+    private static final int IN_FLIGHT = 24;
 
     /**
      * At MTU 4096 a message is at most two packets; at MTU 256 up to 32, and the 24 in flight
      * overrun the window of unacknowledged packets, so packets are lost while their message is
-     * still being sent, and go-back-N must take that message back too.
+     * still being sent, and go-back-N must take that message back too. With both directions,
+     * each device is a requester and a responder at once, its ACKs and NAKs lost among its
+     * requests; with several queue pairs, their packets share the losses and the devices. A
+     * long message then meets many sequence-error NAKs while it makes progress: only NAKs and
+     * timeouts in a row at one PSN may run out its retries.
      */
-    @ParameterizedTest(name = "loss {0}, duplicate {1}, reorder {2}, corrupt {3}, MTU {4}, {5} operations")
-    @CsvSource({"0.01, 0.01, 0.02, 0.001, 4096, 100000", "0.10, 0.05, 0.05, 0.01, 4096, 100000",
-            "0.30, 0.05, 0.10, 0.01, 4096, 100000", "0.05, 0.02, 0.05, 0.005, 256, 10000"})
-    void mixedOperationsCompleteExactlyOnceUnderFaults(double loss, double dup, double reorder, double corrupt, int mtu, int operations) {
+    @ParameterizedTest(name = "loss {0}, duplicate {1}, reorder {2}, corrupt {3}, MTU {4}, {5} operations, "
+            + "{6} direction(s), {7} queue pair(s)")
+    @CsvSource({"0.01, 0.01, 0.02, 0.001, 4096, 100000, 1, 1", "0.10, 0.05, 0.05, 0.01, 4096, 100000, 1, 1",
+            "0.30, 0.05, 0.10, 0.01, 4096, 100000, 1, 1", "0.05, 0.02, 0.05, 0.005, 256, 10000, 1, 1",
+            "0.05, 0.02, 0.05, 0.005, 256, 4000, 1, 3", "0.05, 0.02, 0.05, 0.005, 256, 4000, 2, 3",
+            "0.10, 0.05, 0.05, 0.01, 4096, 10000, 2, 4"})
+    void mixedOperationsCompleteExactlyOnceUnderFaults(double loss, double dup, double reorder, double corrupt, int mtu,
+                                                        int operations, int directions, int queuePairs) {
         SimulatedPair sim = new SimulatedPair(42);
         sim.network.faults(loss, dup, reorder, corrupt);
         RcOptions options = new RcOptions().timeout(8).retryCount(7).rnrRetry(7).minRnrTimer(1).mtu(Mtu.ofBytes(mtu));
-        try (RcPair pair = sim.connect(BUFFER, 32, options)) {
-            run(pair, sim, operations);
-            Counters counters = sim.deviceA.engine().counters();
-            if (loss >= 0.1) {
-                assertTrue(counters.get(Counters.RETRANSMITS) > 0, "faults must have caused retransmissions");
+        List<RcPair> pairs = new ArrayList<>();
+        try {
+            List<Traffic> traffic = new ArrayList<>();
+            for (int q = 0; q < queuePairs; q++) {
+                RcPair pair = sim.connect(directions * DIRECTION_BYTES, 32, options);
+                pairs.add(pair);
+                traffic.add(new Traffic(pair.a, pair.b, 0, 7 + 100L * q, operations));
+                if (directions == 2) {
+                    traffic.add(new Traffic(pair.b, pair.a, DIRECTION_BYTES, 8 + 100L * q, operations));
+                }
             }
-            assertTrue(sim.deviceB.engine().counters().get(Counters.DROP_ICRC) + sim.deviceA.engine().counters().get(Counters.DROP_ICRC) > 0
-                    || corrupt == 0, "corrupted packets must be dropped by the ICRC check");
+            run(sim, pairs, traffic);
+            traffic.forEach(Traffic::verifyTotals);
+            Counters countersA = sim.deviceA.engine().counters();
+            Counters countersB = sim.deviceB.engine().counters();
+            if (loss >= 0.1) {
+                assertTrue(countersA.get(Counters.RETRANSMITS) > 0, "faults must have caused retransmissions");
+                assertTrue(directions == 1 || countersB.get(Counters.RETRANSMITS) > 0, "B's requests were lost too");
+            }
+            assertTrue(countersA.get(Counters.DROP_ICRC) + countersB.get(Counters.DROP_ICRC) > 0 || corrupt == 0,
+                    "corrupted packets must be dropped by the ICRC check");
+        } finally {
+            pairs.forEach(RcPair::close);
         }
     }
 
-    private static void run(RcPair pair, SimulatedPair sim, int operations) {
-        SplittableRandom random = new SplittableRandom(7);
-        MemorySegment a = pair.a.buf;
-        MemorySegment b = pair.b.buf;
-        for (int i = 0; i < SLOTS * SLOT; i++) {
-            b.set(ValueLayout.JAVA_BYTE, READ_AREA + i, (byte) (i * 31 + 7));
-        }
-        SendWorkRequest wr = new SendWorkRequest();
-        ReceiveWorkRequest rr = new ReceiveWorkRequest();
+    private static void run(SimulatedPair sim, List<RcPair> pairs, List<Traffic> traffic) {
         WorkCompletion[] wcs = new WorkCompletion[16];
         for (int i = 0; i < wcs.length; i++) {
             wcs[i] = new WorkCompletion();
         }
-        long faaCount = 0;
-        long casNext = 0;
-        long sendsExpected = 0;
-        long sendsReceived = 0;
-        int outstanding = 0;
-        int posted = 0;
-        int[] kindOf = new int[1 << 16];
-        long[] expectOf = new long[1 << 16];
-        long[] faaResults = new long[operations];
-        int faaSeen = 0;
-        int recvPosted = 0;
         long deadline = System.nanoTime() + 120_000_000_000L;
-        while (posted < operations || outstanding > 0) {
-            assertTrue(System.nanoTime() < deadline, "traffic did not finish: posted " + posted + ", outstanding " + outstanding);
-            while (recvPosted - sendsReceived < 16) {
-                int slot = recvPosted % 16;
-                pair.b.qp.postRecv(rr.wrId(recvPosted).buffer(pair.b.mr, SEND_AREA + (long) slot * SLOT, SLOT));
+        while (!traffic.stream().allMatch(Traffic::done)) {
+            assertTrue(System.nanoTime() < deadline, "traffic did not finish: " + traffic);
+            for (Traffic t : traffic) {
+                t.postReceives();
+                t.postRequests();
+            }
+            sim.step();
+            for (RcPair pair : pairs) {
+                poll(pair.a, wcs, traffic);
+                poll(pair.b, wcs, traffic);
+            }
+        }
+    }
+
+    /** Hands each completion of {@code side}'s queue to the traffic it belongs to: a receive to the one {@code side} answers. */
+    private static void poll(RcPair.Side side, WorkCompletion[] wcs, List<Traffic> traffic) {
+        int n = side.cq.poll(wcs);
+        for (int i = 0; i < n; i++) {
+            WorkCompletion wc = wcs[i];
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            boolean received = wc.opcode() == WcOpcode.RECV;
+            Traffic owner = null;
+            for (Traffic t : traffic) {
+                if (received ? t.responder == side : t.requester == side) {
+                    owner = t;
+                }
+            }
+            assertTrue(owner != null, "a completion no traffic expects: " + wc);
+            if (received) {
+                owner.received(wc);
+            } else {
+                owner.completed(wc);
+            }
+        }
+    }
+
+    /** One direction of one queue pair: what the requester posts, and what each completion must show. */
+    private static final class Traffic {
+        final RcPair.Side requester;
+        final RcPair.Side responder;
+        private final long base;
+        private final int operations;
+        private final SplittableRandom random;
+        private final SendWorkRequest wr = new SendWorkRequest();
+        private final ReceiveWorkRequest rr = new ReceiveWorkRequest();
+        private final int[] kindOf = new int[1 << 16];
+        private final long[] expectOf = new long[1 << 16];
+        private final long[] faaResults;
+        private int faaSeen;
+        private long casNext;
+        private long sendsExpected;
+        private long sendsReceived;
+        private int recvPosted;
+        private int outstanding;
+        private int posted;
+
+        Traffic(RcPair.Side requester, RcPair.Side responder, long base, long seed, int operations) {
+            this.requester = requester;
+            this.responder = responder;
+            this.base = base;
+            this.operations = operations;
+            this.random = new SplittableRandom(seed);
+            this.faaResults = new long[operations];
+            for (int i = 0; i < SLOTS * SLOT; i++) {
+                responder.buf.set(ValueLayout.JAVA_BYTE, base + READ_AREA + i, (byte) (i * 31 + 7));
+            }
+        }
+
+        boolean done() {
+            return posted == operations && outstanding == 0 && sendsReceived == sendsExpected;
+        }
+
+        void postReceives() {
+            while (recvPosted - sendsReceived < RECEIVES) {
+                int slot = recvPosted % RECEIVES;
+                responder.qp.postRecv(rr.wrId(recvPosted).buffer(responder.mr, base + SEND_AREA + (long) slot * SLOT, SLOT));
                 recvPosted++;
             }
-            while (posted < operations && outstanding < 24) {
+        }
+
+        void postRequests() {
+            MemorySegment a = requester.buf;
+            long remote = responder.mr.address() + base;
+            int rkey = responder.mr.rkey();
+            while (posted < operations && outstanding < IN_FLIGHT) {
                 int id = posted & 0xffff;
                 int kind = random.nextInt(7);
                 int slot = posted % SLOTS; // never shared by two outstanding operations (at most 24 are)
                 int len = 1 + random.nextInt(SLOT);
                 wr.wrId(posted).signaled(true);
                 switch (kind) {
-                    case 0 -> { // WRITE: A's slot pattern -> B's write slot
-                        fill(a, WRITE_AREA + (long) slot * SLOT, len, posted);
-                        wr.buffer(pair.a.mr, WRITE_AREA + (long) slot * SLOT, len)
-                                .rdmaWrite(pair.b.mr.address() + WRITE_AREA + (long) slot * SLOT, pair.b.mr.rkey());
+                    case 0 -> { // WRITE: the requester's slot pattern -> the responder's write slot
+                        fill(a, base + WRITE_AREA + (long) slot * SLOT, len, posted);
+                        wr.buffer(requester.mr, base + WRITE_AREA + (long) slot * SLOT, len)
+                                .rdmaWrite(remote + WRITE_AREA + (long) slot * SLOT, rkey);
                         expectOf[id] = ((long) slot << 32) | len;
                     }
-                    case 1 -> { // READ: B's fixed read slot -> A's read slot
-                        wr.buffer(pair.a.mr, READ_AREA + (long) slot * SLOT, len)
-                                .rdmaRead(pair.b.mr.address() + READ_AREA + (long) slot * SLOT, pair.b.mr.rkey());
+                    case 1 -> { // READ: the responder's fixed read slot -> the requester's read slot
+                        wr.buffer(requester.mr, base + READ_AREA + (long) slot * SLOT, len)
+                                .rdmaRead(remote + READ_AREA + (long) slot * SLOT, rkey);
                         expectOf[id] = ((long) slot << 32) | len;
                     }
                     case 2 -> { // SEND with a sequence number
-                        a.set(ValueLayout.JAVA_LONG_UNALIGNED, SEND_AREA + (long) slot * SLOT, sendsExpected);
-                        wr.buffer(pair.a.mr, SEND_AREA + (long) slot * SLOT, 8 + random.nextInt(SLOT - 8)).send();
+                        a.set(ValueLayout.JAVA_LONG_UNALIGNED, base + SEND_AREA + (long) slot * SLOT, sendsExpected);
+                        wr.buffer(requester.mr, base + SEND_AREA + (long) slot * SLOT, 8 + random.nextInt(SLOT - 8)).send();
                         sendsExpected++;
                     }
-                    case 3 -> wr.buffer(pair.a.mr, ATOMIC_AREA + 64 + (id % 512) * 8L, 8)
-                            .fetchAndAdd(pair.b.mr.address() + ATOMIC_AREA, pair.b.mr.rkey(), 1);
+                    case 3 -> wr.buffer(requester.mr, base + ATOMIC_AREA + 64 + (id % 512) * 8L, 8)
+                            .fetchAndAdd(remote + ATOMIC_AREA, rkey, 1);
                     case 4 -> {
-                        wr.buffer(pair.a.mr, ATOMIC_AREA + 8192 + (id % 512) * 8L, 8)
-                                .compareAndSwap(pair.b.mr.address() + ATOMIC_AREA + 8, pair.b.mr.rkey(), casNext, casNext + 1);
+                        wr.buffer(requester.mr, base + ATOMIC_AREA + 8192 + (id % 512) * 8L, 8)
+                                .compareAndSwap(remote + ATOMIC_AREA + 8, rkey, casNext, casNext + 1);
                         expectOf[id] = casNext;
                         casNext++;
                     }
-                    case 5 -> wr.atomicWrite(pair.b.mr.address() + ATOMIC_AREA + 16, pair.b.mr.rkey(), posted);
-                    default -> wr.flush(pair.b.mr.address() + WRITE_AREA, pair.b.mr.rkey(), SLOTS * SLOT, FlushType.GLOBAL,
-                            FlushLevel.RANGE);
+                    case 5 -> wr.atomicWrite(remote + ATOMIC_AREA + 16, rkey, posted);
+                    default -> wr.flush(remote + WRITE_AREA, rkey, SLOTS * SLOT, FlushType.GLOBAL, FlushLevel.RANGE);
                 }
                 kindOf[id] = kind;
-                pair.a.qp.postSend(wr);
+                requester.qp.postSend(wr);
                 posted++;
                 outstanding++;
             }
-            sim.step();
-            int n = pair.a.cq.poll(wcs);
-            for (int i = 0; i < n; i++) {
-                WorkCompletion wc = wcs[i];
-                assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
-                int id = (int) (wc.wrId() & 0xffff);
-                switch (kindOf[id]) {
-                    case 0 -> verifyWrite(a, b, expectOf[id]);
-                    case 1 -> verifyRead(a, b, expectOf[id]);
-                    case 3 -> faaResults[faaSeen++] = a.get(ValueLayout.JAVA_LONG_UNALIGNED, ATOMIC_AREA + 64 + (id % 512) * 8L);
-                    case 4 -> assertEquals(expectOf[id], a.get(ValueLayout.JAVA_LONG_UNALIGNED, ATOMIC_AREA + 8192 + (id % 512) * 8L),
-                            "compare-and-swap must see the value the previous one stored");
-                    default -> {
-                    }
+        }
+
+        /** A request of this direction completed: what it placed or returned is checked now. */
+        void completed(WorkCompletion wc) {
+            MemorySegment a = requester.buf;
+            int id = (int) (wc.wrId() & 0xffff);
+            switch (kindOf[id]) {
+                case 0 -> verify("written", expectOf[id], WRITE_AREA);
+                case 1 -> verify("read", expectOf[id], READ_AREA);
+                case 3 -> faaResults[faaSeen++] = a.get(ValueLayout.JAVA_LONG_UNALIGNED, base + ATOMIC_AREA + 64 + (id % 512) * 8L);
+                case 4 -> assertEquals(expectOf[id], a.get(ValueLayout.JAVA_LONG_UNALIGNED, base + ATOMIC_AREA + 8192 + (id % 512) * 8L),
+                        "compare-and-swap must see the value the previous one stored");
+                default -> {
                 }
-                outstanding--;
             }
-            int m = pair.b.cq.poll(wcs);
-            for (int i = 0; i < m; i++) {
-                WorkCompletion wc = wcs[i];
-                assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
-                assertEquals(WcOpcode.RECV, wc.opcode());
-                int slot = (int) (wc.wrId() % 16);
-                assertEquals(sendsReceived, b.get(ValueLayout.JAVA_LONG_UNALIGNED, SEND_AREA + (long) slot * SLOT),
-                        "sends arrive once and in order");
-                sendsReceived++;
+            outstanding--;
+        }
+
+        /** A SEND of this direction arrived: once, and in order. */
+        void received(WorkCompletion wc) {
+            int slot = (int) (wc.wrId() % RECEIVES);
+            assertEquals(sendsReceived, responder.buf.get(ValueLayout.JAVA_LONG_UNALIGNED, base + SEND_AREA + (long) slot * SLOT),
+                    "sends arrive once and in order");
+            sendsReceived++;
+        }
+
+        void verifyTotals() {
+            MemorySegment b = responder.buf;
+            assertEquals(sendsExpected, sendsReceived);
+            long faaFinal = b.get(ValueLayout.JAVA_LONG_UNALIGNED, base + ATOMIC_AREA);
+            assertEquals(faaSeen, faaFinal, "each fetch-and-add executed exactly once");
+            Arrays.sort(faaResults, 0, faaSeen);
+            for (int i = 0; i < faaSeen; i++) {
+                assertEquals(i, faaResults[i], "fetch-and-add results are 0..n-1 without gaps or repeats");
             }
+            assertEquals(casNext, b.get(ValueLayout.JAVA_LONG_UNALIGNED, base + ATOMIC_AREA + 8), "each compare-and-swap executed exactly once");
         }
-        while (sendsReceived < sendsExpected) {
-            sim.step();
-            int m = pair.b.cq.poll(wcs);
-            for (int i = 0; i < m; i++) {
-                assertEquals(WcStatus.SUCCESS, wcs[i].status());
-                sendsReceived++;
-            }
+
+        /** The slot's bytes are the same on both sides: a write's source and target, a read's source and destination. */
+        private void verify(String what, long slotLen, long area) {
+            long offset = base + area + (slotLen >>> 32) * SLOT;
+            int len = (int) slotLen;
+            long mismatch = requester.buf.asSlice(offset, len).mismatch(responder.buf.asSlice(offset, len));
+            assertEquals(-1, mismatch, what + " bytes differ at " + mismatch);
         }
-        assertEquals(sendsExpected, sendsReceived);
-        long faaFinal = b.get(ValueLayout.JAVA_LONG_UNALIGNED, ATOMIC_AREA);
-        assertEquals(faaSeen, faaFinal, "each fetch-and-add executed exactly once");
-        java.util.Arrays.sort(faaResults, 0, faaSeen);
-        for (int i = 0; i < faaSeen; i++) {
-            assertEquals(i, faaResults[i], "fetch-and-add results are 0..n-1 without gaps or repeats");
+
+        @Override
+        public String toString() {
+            return "posted " + posted + " of " + operations + ", outstanding " + outstanding + ", sends " + sendsReceived + " of "
+                    + sendsExpected;
         }
-        assertEquals(casNext, b.get(ValueLayout.JAVA_LONG_UNALIGNED, ATOMIC_AREA + 8), "each compare-and-swap executed exactly once");
     }
 
     private static void fill(MemorySegment s, long offset, int len, int seed) {
@@ -186,19 +281,5 @@ class LossyTransportTest {
                 }
             }
         }
-    }
-
-    private static void verifyWrite(MemorySegment a, MemorySegment b, long slotLen) {
-        long offset = WRITE_AREA + (slotLen >>> 32) * SLOT;
-        int len = (int) slotLen;
-        long mismatch = a.asSlice(offset, len).mismatch(b.asSlice(offset, len));
-        assertEquals(-1, mismatch, "written bytes differ at " + mismatch);
-    }
-
-    private static void verifyRead(MemorySegment a, MemorySegment b, long slotLen) {
-        long offset = READ_AREA + (slotLen >>> 32) * SLOT;
-        int len = (int) slotLen;
-        long mismatch = a.asSlice(offset, len).mismatch(b.asSlice(offset, len));
-        assertEquals(-1, mismatch, "read bytes differ at " + mismatch);
     }
 }

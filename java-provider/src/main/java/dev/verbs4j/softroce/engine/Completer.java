@@ -383,13 +383,15 @@ final class Completer {
             default -> WcStatus.REM_INV_RD_REQ_ERR;
         };
         if (status == null) {
-            // PSN sequence error: the responder missed something at psn; resend from there.
+            // PSN sequence error: the responder missed something at psn; resend from there. The
+            // NAK acknowledged what came before psn: progress restores the retry count first, so
+            // only NAKs and timeouts in a row at one PSN run it out, however long the message.
+            retriesLeftAfterProgress();
             if (--retriesLeft < 0) {
                 failOldest(WcStatus.RETRY_EXC_ERR);
             } else {
                 retryFromExpected();
             }
-            lastProgressPsn = expectedPsn;
             return;
         }
         failOldest(status);
