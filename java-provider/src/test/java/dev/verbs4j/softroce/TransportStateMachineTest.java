@@ -294,6 +294,42 @@ class TransportStateMachineTest {
     }
 
     /**
+     * Sequence-error NAKs that each come after progress do not add up: a NAK acknowledges what
+     * came before its PSN, which restores the retry count before the NAK takes one retry. Only
+     * NAKs and timeouts in a row at one PSN run the count out; before, every NAK took one, and
+     * a long message that met more NAKs than its retry count failed RETRY_EXC_ERR while it
+     * advanced.
+     */
+    @Test
+    void sequenceErrorNaksAfterProgressDoNotRunTheRetriesOut() {
+        try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(10).retryCount(1))) {
+            java.util.List<Integer> order = new java.util.ArrayList<>();
+            java.util.Map<Integer, Integer> copies = new java.util.HashMap<>();
+            int length = 40 * 4096;
+            // The 1st copy of the 5th middle packet, the 2nd of the 12th, the 3rd of the 20th: each
+            // pass of go-back-N meets a new gap a little further on, before any ACK comes back.
+            linkA().drop = v -> {
+                if (v.opcode() != Opcodes.RC_RDMA_WRITE_MIDDLE) {
+                    return false;
+                }
+                int psn = v.bth().psn();
+                if (!copies.containsKey(psn)) {
+                    order.add(psn);
+                }
+                int copy = copies.merge(psn, 1, Integer::sum);
+                int index = order.indexOf(psn) + 1;
+                return (index == 5 && copy == 1) || (index == 12 && copy == 2) || (index == 20 && copy == 3);
+            };
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, length)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            WorkCompletion wc = poll(sim, p.a.cq, 100_000);
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            assertEquals(3, ((SoftQp) p.b.qp).engine.counters().get(Counters.NAKS_SENT), "a NAK for each of the three gaps");
+            assertEquals(-1, p.a.buf.asSlice(0, length).mismatch(p.b.buf.asSlice(0, length)));
+        }
+    }
+
+    /**
      * A packet lost while its message is still being sent (200 packets: more than a step
      * sends, more than the window of unacknowledged packets) is sent again from the gap, and
      * the message completes; before, the requester went back only to requests it had finished
