@@ -382,11 +382,11 @@ def judge_container(columns, lists, problems):
 def left_out(report, case):
     """Whether the run of report left case (a report's case entry) out on purpose: its --exclude names the family or
     class, or the class and a glob its key (the id after #) matches."""
-    for what in report.get("excluded", []):
-        what, _, glob = what.partition("#")
+    for exclusion in report.get("excluded", []):
+        what, _, key_glob = exclusion.partition("#")
         name = what if what.startswith(SUITE_PACKAGE + ".") else SUITE_PACKAGE + "." + what
-        if glob:
-            if case["class"] == name and fnmatch.fnmatchcase(case["id"].partition("#")[2], glob):
+        if key_glob:
+            if case["class"] == name and fnmatch.fnmatchcase(case["id"].partition("#")[2], key_glob):
                 return True
         elif case["class"] == name or ("." not in what and case["class"].startswith(name + ".")):
             return True

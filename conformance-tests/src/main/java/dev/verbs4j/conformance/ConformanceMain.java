@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Runs the conformance suite against the provider and devices given on the command line
@@ -38,7 +39,7 @@ import java.util.Map;
  * Its counterpart in rdma-core is pyverbs' {@code tests/run_tests.py}, the runner of rdma-core's own suite; libibverbs itself has none.
  */
 public final class ConformanceMain {
-    private static final String SUITE_PACKAGE = "dev.verbs4j.conformance";
+    private static final String SUITE_PACKAGE = ConformanceConfig.SUITE_PACKAGE;
     private static final Map<String, String> PROPERTY_OPTIONS = Map.ofEntries(
             Map.entry("--provider", ConformanceConfig.PROVIDER),
             Map.entry("--device", ConformanceConfig.DEVICE),
@@ -132,18 +133,14 @@ public final class ConformanceMain {
      * family ({@code errors.ResourceLifetimeTest}).
      */
     static DiscoverySelector selector(String value) {
-        if (!value.contains(".")) {
-            return DiscoverySelectors.selectPackage(SUITE_PACKAGE + "." + value);
-        }
-        return DiscoverySelectors.selectClass(value.startsWith(SUITE_PACKAGE + ".") ? value : SUITE_PACKAGE + "." + value);
+        String name = ConformanceConfig.suiteName(value);
+        return value.contains(".") ? DiscoverySelectors.selectClass(name) : DiscoverySelectors.selectPackage(name);
     }
 
     /** The class names {@code value} ({@code --select}'s form) stands for, as a pattern. */
     static String classPattern(String value) {
-        if (!value.contains(".")) {
-            return java.util.regex.Pattern.quote(SUITE_PACKAGE + "." + value + ".") + ".*";
-        }
-        return java.util.regex.Pattern.quote(value.startsWith(SUITE_PACKAGE + ".") ? value : SUITE_PACKAGE + "." + value);
+        String name = Pattern.quote(ConformanceConfig.suiteName(value));
+        return value.contains(".") ? name : name + "\\..*";
     }
 
     private static void listDevices(PrintStream out) {

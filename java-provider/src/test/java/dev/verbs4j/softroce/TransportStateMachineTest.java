@@ -26,7 +26,11 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -303,8 +307,8 @@ class TransportStateMachineTest {
     @Test
     void sequenceErrorNaksAfterProgressDoNotRunTheRetriesOut() {
         try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(10).retryCount(1))) {
-            java.util.List<Integer> order = new java.util.ArrayList<>();
-            java.util.Map<Integer, Integer> copies = new java.util.HashMap<>();
+            List<Integer> order = new ArrayList<>();
+            Map<Integer, Integer> copies = new HashMap<>();
             int length = 40 * 4096;
             // The 1st copy of the 5th middle packet, the 2nd of the 12th, the 3rd of the 20th: each
             // pass of go-back-N meets a new gap a little further on, before any ACK comes back.
