@@ -30,7 +30,7 @@ import java.util.function.Function;
  * It has no libibverbs counterpart: it is the suite's JUnit listener.
  */
 public final class ConformanceReportListener implements TestExecutionListener {
-    private static final String SUITE_PACKAGE = "dev.verbs4j.conformance.";
+    private static final String SUITE_PACKAGE = ConformanceConfig.SUITE_PACKAGE + ".";
     /** The JUnit Platform makes it through {@link java.util.ServiceLoader}. */
     public ConformanceReportListener() {
     }
