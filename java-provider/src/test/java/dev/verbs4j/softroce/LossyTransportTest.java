@@ -49,14 +49,21 @@ class LossyTransportTest {
      * each device is a requester and a responder at once, its ACKs and NAKs lost among its
      * requests; with several queue pairs, their packets share the losses and the devices. A
      * long message then meets many sequence-error NAKs while it makes progress: only NAKs and
-     * timeouts in a row at one PSN may run out its retries.
+     * timeouts in a row at one PSN may run out its retries. Without loss, an ACK that overtakes
+     * a read's answer asks for that answer alone again, and sends nothing else twice: about 50
+     * packets per operation at MTU 256 (a reordered request still draws a sequence NAK and
+     * go-back-N), where a clean run takes 9, and not the 1,700 of the storm that going back
+     * for each such ACK set off. The heaviest loss is 10 % each way: at
+     * 30 %, a request or its answer is lost in half the rounds, and eight such rounds in a row
+     * (the most retry_cnt allows) come a few times in 100,000 operations, when RETRY_EXC_ERR
+     * is IBTA's outcome.
      */
     @ParameterizedTest(name = "loss {0}, duplicate {1}, reorder {2}, corrupt {3}, MTU {4}, {5} operations, "
             + "{6} direction(s), {7} queue pair(s)")
     @CsvSource({"0.01, 0.01, 0.02, 0.001, 4096, 100000, 1, 1", "0.10, 0.05, 0.05, 0.01, 4096, 100000, 1, 1",
-            "0.30, 0.05, 0.10, 0.01, 4096, 100000, 1, 1", "0.05, 0.02, 0.05, 0.005, 256, 10000, 1, 1",
+            "0.10, 0.05, 0.10, 0.01, 4096, 100000, 1, 1", "0.05, 0.02, 0.05, 0.005, 256, 10000, 1, 1",
             "0.05, 0.02, 0.05, 0.005, 256, 4000, 1, 3", "0.05, 0.02, 0.05, 0.005, 256, 4000, 2, 3",
-            "0.10, 0.05, 0.05, 0.01, 4096, 10000, 2, 4"})
+            "0.10, 0.05, 0.05, 0.01, 4096, 10000, 2, 4", "0, 0.02, 0.05, 0.005, 256, 4000, 2, 3"})
     void mixedOperationsCompleteExactlyOnceUnderFaults(double loss, double dup, double reorder, double corrupt, int mtu,
                                                         int operations, int directions, int queuePairs) {
         SimulatedPair sim = new SimulatedPair(42);
@@ -83,6 +90,12 @@ class LossyTransportTest {
             }
             assertTrue(countersA.get(Counters.DROP_ICRC) + countersB.get(Counters.DROP_ICRC) > 0 || corrupt == 0,
                     "corrupted packets must be dropped by the ICRC check");
+            if (loss == 0) {
+                long packets = countersA.get(Counters.PACKETS_OUT) + countersB.get(Counters.PACKETS_OUT);
+                long perOperation = packets / ((long) operations * directions * queuePairs);
+                assertTrue(perOperation <= 100, "without loss, reordered and duplicated packets cost no storm of "
+                        + "retransmissions: " + perOperation + " packets per operation");
+            }
         } finally {
             pairs.forEach(RcPair::close);
         }

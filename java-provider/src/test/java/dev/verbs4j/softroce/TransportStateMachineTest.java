@@ -334,6 +334,69 @@ class TransportStateMachineTest {
     }
 
     /**
+     * A NAK that comes twice, the second copy after the requester went back for the first,
+     * starts no second pass of go-back-N: the message goes out once and, from the gap, once
+     * more. Before, each copy sent the rest of the message again.
+     */
+    @Test
+    void aSequenceErrorNakThatComesTwiceStartsOneRetry() {
+        try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(14))) {
+            int[] seen = {0};
+            linkA().drop = v -> v.opcode() == Opcodes.RC_RDMA_WRITE_MIDDLE && ++seen[0] == 2;
+            linkB().duplicate = v -> v.opcode() == Opcodes.RC_ACKNOWLEDGE && dev.verbs4j.softroce.wire.Aeth.isNak(v.aeth().syndrome());
+            linkB().hold = v -> v.opcode() == Opcodes.RC_ACKNOWLEDGE && dev.verbs4j.softroce.wire.Aeth.isAck(v.aeth().syndrome());
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 10 * 4096)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            assertTrue(sim.runUntil(() -> linkA().count(Opcodes.RC_RDMA_WRITE_LAST) == 2, 10_000), "the write went again from the gap");
+            assertEquals(2, linkB().heldCount(), "the NAK's copy, then the ACK of the packets sent again");
+            linkB().release(1);
+            sim.runUntil(() -> false, 10);
+            linkB().hold = v -> false;
+            linkB().duplicate = v -> false;
+            linkB().release();
+            assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 10_000).status());
+            assertEquals(2, linkA().count(Opcodes.RC_RDMA_WRITE_LAST), "the second copy of the NAK sent nothing again");
+            assertEquals(10 + 8, linkA().sent.size(), "ten packets, and the eight from the gap on");
+            assertEquals(-1, p.a.buf.asSlice(0, 10 * 4096).mismatch(p.b.buf.asSlice(0, 10 * 4096)));
+        }
+    }
+
+    /**
+     * Acknowledgements of the writes after a read that overtake the read's response mean, by
+     * IBTA's implied NAK, that the response was lost: each with a later PSN asks for the read
+     * again, in one packet, and no write goes twice (the responder executed them all). Once
+     * the held responses arrive, everything completes, the writes through the acknowledgement
+     * already taken. Before, each acknowledgement sent the read and every write after it
+     * again; over a network that reorders, the acknowledgements of those duplicates came in
+     * their turn past the read's answer, each sending the window again: a storm.
+     */
+    @Test
+    void acknowledgementsThatOvertakeAReadResponseAskForItAlone() {
+        try (RcPair p = sim.connect(1 << 20, 8, new RcOptions().timeout(14).mtu(dev.verbs4j.Mtu.MTU_1024))) {
+            fillResponderBuffer(p, 8192);
+            linkB().hold = v -> v.has(dev.verbs4j.softroce.wire.OpcodeTable.READ_RESPONSE);
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 8192)
+                    .rdmaRead(p.b.mr.address(), p.b.mr.rkey()));
+            for (int i = 0; i < 4; i++) {
+                p.a.qp.postSend(new SendWorkRequest().wrId(2 + i).signaled(true).buffer(p.a.mr, 65536 + i * 64, 64)
+                        .rdmaWrite(p.b.mr.address() + 65536 + i * 64, p.b.mr.rkey()));
+                sim.step();
+                sim.step();
+            }
+            assertTrue(sim.runUntil(() -> linkB().count(Opcodes.RC_ACKNOWLEDGE) >= 4, 1_000), "the writes were acknowledged");
+            sim.runUntil(() -> false, 5);
+            long acknowledgements = linkB().count(Opcodes.RC_ACKNOWLEDGE);
+            linkB().hold = v -> false;
+            linkB().release();
+            runToCompletions(p, 5);
+            assertEquals(4, linkA().count(Opcodes.RC_RDMA_WRITE_ONLY), "no write went twice");
+            long reads = linkA().count(Opcodes.RC_RDMA_READ_REQUEST);
+            assertTrue(reads >= 2 && reads <= 1 + acknowledgements, reads + " read requests for " + acknowledgements + " acknowledgements");
+            assertEquals(-1, p.a.buf.asSlice(0, 8192).mismatch(p.b.buf.asSlice(0, 8192)), "bytes read");
+        }
+    }
+
+    /**
      * A packet lost while its message is still being sent (200 packets: more than a step
      * sends, more than the window of unacknowledged packets) is sent again from the gap, and
      * the message completes; before, the requester went back only to requests it had finished

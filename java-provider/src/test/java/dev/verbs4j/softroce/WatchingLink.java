@@ -13,13 +13,16 @@ import java.util.function.Predicate;
 
 /**
  * A link that records the opcode and PSN of every packet it sends, and drops or holds back
- * the ones a test chooses (held packets go out, in order, when the test releases them);
+ * the ones a test chooses, or sends them twice (held packets and second copies go out, in
+ * order, when the test releases them);
  * for state machine tests.
  */
 final class WatchingLink extends ForwardingLink {
     private final PacketView view = new PacketView();
     volatile Predicate<PacketView> drop = p -> false;
     volatile Predicate<PacketView> hold = p -> false;
+    /** Packets that go out now and again, as a copy, when the test releases the held ones. */
+    volatile Predicate<PacketView> duplicate = p -> false;
     final List<int[]> sent = new ArrayList<>();
     /** The opcodes sent in each {@link #holdSends} to {@link #flushSends}, one list per hold. */
     final List<List<Integer>> holds = new ArrayList<>();
@@ -44,11 +47,14 @@ final class WatchingLink extends ForwardingLink {
             if (drop.test(view)) {
                 return true;
             }
-            if (hold.test(view)) {
+            boolean twice = duplicate.test(view);
+            if (twice || hold.test(view)) {
                 ByteBuffer copy = ByteBuffer.allocateDirect(length);
                 copy.put(buffer.duplicate().clear().limit(length));
                 held.add(new Held(copy, length, destination));
-                return true;
+                if (!twice) {
+                    return true;
+                }
             }
         }
         return inner.send(buffer, length, destination);
@@ -74,10 +80,15 @@ final class WatchingLink extends ForwardingLink {
 
     /** Sends the held packets, oldest first. */
     void release() {
-        for (Held h : held) {
+        release(held.size());
+    }
+
+    /** Sends the {@code count} oldest held packets. */
+    void release(int count) {
+        for (int i = 0; i < count; i++) {
+            Held h = held.removeFirst();
             inner.send(h.packet().clear(), h.length(), h.destination());
         }
-        held.clear();
     }
 
     /** Sends raw bytes as if this device had sent them (bypassing its engine). */

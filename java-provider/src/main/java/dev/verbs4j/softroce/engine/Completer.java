@@ -33,6 +33,32 @@ final class Completer {
     private long deadlineNs;
     private int retriesLeft;
     private int rnrRetriesLeft;
+    /**
+     * The requester went back to {@link #rewoundTo} for a sequence-error NAK, and nothing has
+     * completed since: the same NAK again (the network duplicated it) starts no second pass.
+     */
+    private boolean rewound;
+    private int rewoundTo;
+    /**
+     * A read-like request was asked again ({@link Requester#askAgain}) for the response
+     * {@link #askedAtPsn} at {@link #askedAtNs}, and nothing has completed since. What comes
+     * next may still answer the packets sent before. An ACK asks again only if it names a
+     * later PSN (the responder sent it later); a read response overtaken by the next one only
+     * after a quiet time of an eighth of the ACK timeout: the answer asked for, reordered in
+     * its turn, would otherwise ask again, and its answer again, without end.
+     */
+    private boolean askedAgain;
+    private int askedAtPsn;
+    private long askedAtNs;
+    /**
+     * The responder acknowledged through this PSN, past a read-like request whose answer had
+     * not come: what lies between completes once that answer does, without being sent again.
+     */
+    private boolean ackedPastAnswer;
+    private int ackedThrough;
+    private static final int QUIET_SHIFT = 3;
+    /** The quiet time when the ACK timeout is infinite: an eighth of timeout 14's 67 ms. */
+    private static final long QUIET_WITHOUT_TIMEOUT_NS = 8_388_608;
 
     Completer(QpEngine qp) {
         this.qp = qp;
@@ -44,6 +70,9 @@ final class Completer {
         timerArmed = false;
         retriesLeft = qp.retryCount;
         rnrRetriesLeft = qp.rnrRetry;
+        rewound = false;
+        askedAgain = false;
+        ackedPastAnswer = false;
     }
 
     /** Whether every request before the requester's current one is done (the local-operation fence). */
@@ -81,6 +110,8 @@ final class Completer {
                     failOldest(WcStatus.RETRY_EXC_ERR);
                 } else {
                     retryFromExpected();
+                    // After a timeout nothing sent before is still on its way.
+                    askedAgain = false;
                     armTimer(nowNs);
                 }
                 work++;
@@ -160,23 +191,29 @@ final class Completer {
                     qp.requester.skipAcknowledged(psn);
                     psn = Psn.compare(psn, qp.requester.psn) < 0 ? psn : Psn.add(qp.requester.psn, -1);
                 }
-                acknowledge(psn, true);
+                acknowledge(psn, true, nowNs);
             } else if (Aeth.isRnrNak(syndrome)) {
                 rnrNak(psn, Aeth.value(syndrome), nowNs);
             } else if (Aeth.isNak(syndrome)) {
-                nak(psn, Aeth.value(syndrome));
+                nak(psn, Aeth.value(syndrome), nowNs);
             } else {
                 // A reserved AETH type: not a response this requester understands.
                 qp.counters.increment(Counters.DROP_MALFORMED);
                 return;
             }
         } else if (opcode == Opcodes.RC_ATOMIC_ACKNOWLEDGE) {
-            if (!acknowledge(psn, false)) {
+            if (!acknowledge(psn, false, nowNs)) {
                 atomicAck(p, psn);
             }
         } else if (p.has(OpcodeTable.READ_RESPONSE)) {
-            if (!acknowledge(psn, false)) {
-                readResponse(p, psn);
+            if (!acknowledge(psn, false, nowNs)) {
+                readResponse(p, psn, nowNs);
+            }
+        }
+        if (ackedPastAnswer) {
+            ackedPastAnswer = Psn.compare(ackedThrough, expectedPsn) >= 0 && Psn.compare(ackedThrough, qp.requester.psn) < 0;
+            if (ackedPastAnswer && qp.state != QpState.ERR) {
+                acknowledge(ackedThrough, true, nowNs);
             }
         }
         retriesLeftAfterProgress();
@@ -197,9 +234,9 @@ final class Completer {
      * Completes sends and writes acknowledged by {@code psn}: up to and including it when
      * {@code inclusive} (an ACK), else only before it (a response or NAK for {@code psn}).
      * Stops at the first read-like request still waiting for its answer; an ACK beyond such
-     * a request means its answer was lost, so the requester goes back to it.
+     * a request means its answer was lost, so the requester asks for it again.
      */
-    private boolean acknowledge(int psn, boolean inclusive) {
+    private boolean acknowledge(int psn, boolean inclusive, long nowNs) {
         SendQueue sq = qp.sq;
         advancePosition();
         long p = position;
@@ -214,7 +251,14 @@ final class Completer {
                 if (Psn.compare(answered, psn) < 0 || (inclusive && answered == psn)) {
                     // Acknowledged past a request whose answer never came: an implied NAK.
                     expectedPsn = answered;
-                    qp.requester.rewind(p, answered);
+                    int through = inclusive ? psn : Psn.add(psn, -1);
+                    if (!ackedPastAnswer || Psn.compare(through, ackedThrough) > 0) {
+                        ackedPastAnswer = true;
+                        ackedThrough = through;
+                    }
+                    if (!askedAgain || Psn.compare(psn, askedAtPsn) > 0) {
+                        askAgain(w, answered, psn, nowNs);
+                    }
                     return true;
                 }
                 break;
@@ -248,7 +292,7 @@ final class Completer {
         return position < qp.sq.next ? qp.sq.at(position) : null;
     }
 
-    private void readResponse(PacketView p, int psn) {
+    private void readResponse(PacketView p, int psn, long nowNs) {
         Wqe w = oldestWaiting();
         if (w == null || !w.isReadLike() || w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP || w.opcode == WrOpcode.ATOMIC_FETCH_AND_ADD) {
             qp.counters.increment(Counters.DROP_GHOST_RESPONSE);
@@ -260,7 +304,9 @@ final class Completer {
             // A response was lost: ask again from the first missing one.
             qp.counters.increment(Counters.OUT_OF_SEQUENCE);
             expectedPsn = expected;
-            qp.requester.rewind(position, expected);
+            if (!askedAgain || nowNs - askedAtNs >= quietNs()) {
+                askAgain(w, expected, psn, nowNs);
+            }
             return;
         }
         if (cmp < 0) {
@@ -332,6 +378,8 @@ final class Completer {
      */
     private void done(Wqe w) {
         w.state = Wqe.DONE;
+        rewound = false;
+        askedAgain = false;
         if ((qp.signalAll || (w.flags & dev.verbs4j.SendFlag.SIGNALED.value()) != 0) && qp.sq.next == qp.sq.tail()) {
             qp.device.awaitedAnswers++;
         }
@@ -356,7 +404,7 @@ final class Completer {
 
     private void rnrNak(int psn, int timerCode, long nowNs) {
         qp.counters.increment(Counters.RNR_NAKS_RECEIVED);
-        if (acknowledge(psn, false)) {
+        if (acknowledge(psn, false, nowNs)) {
             return;
         }
         if (qp.rnrRetry != 7 && --rnrRetriesLeft < 0) {
@@ -369,10 +417,10 @@ final class Completer {
         lastProgressPsn = expectedPsn; // an RNR NAK is not progress: keep the RNR count running
     }
 
-    private void nak(int psn, int code) {
+    private void nak(int psn, int code, long nowNs) {
         qp.counters.increment(Counters.NAKS_RECEIVED);
         qp.counters.increment(Counters.NAKS_RECEIVED_BY_CODE + Counters.nakCode(code));
-        if (acknowledge(psn, false)) {
+        if (acknowledge(psn, false, nowNs)) {
             return;
         }
         WcStatus status = switch (code) {
@@ -387,10 +435,15 @@ final class Completer {
             // NAK acknowledged what came before psn: progress restores the retry count first, so
             // only NAKs and timeouts in a row at one PSN run it out, however long the message.
             retriesLeftAfterProgress();
+            if (rewound && expectedPsn == rewoundTo) {
+                return; // the NAK that started this retry, again
+            }
             if (--retriesLeft < 0) {
                 failOldest(WcStatus.RETRY_EXC_ERR);
             } else {
                 retryFromExpected();
+                rewound = true;
+                rewoundTo = expectedPsn;
             }
             return;
         }
@@ -398,10 +451,31 @@ final class Completer {
     }
 
     private void retryFromExpected() {
+        // What goes again is acknowledged again: the ACK past an answer stands for no more.
+        ackedPastAnswer = false;
         advancePosition();
         if (position < qp.sq.next || partlySent(position)) {
             qp.requester.rewind(position, readOrExpected(qp.sq.at(position)));
         }
+    }
+
+    /**
+     * A read-like request's answer was lost, though the responder went on past it (the
+     * response at {@code responsePsn} said so): asks for the answer again.
+     */
+    private void askAgain(Wqe w, int fromPsn, int responsePsn, long nowNs) {
+        if (w.state != Wqe.SENT) {
+            return; // a rewind sends it again anyway
+        }
+        askedAgain = true;
+        askedAtPsn = responsePsn;
+        askedAtNs = nowNs;
+        qp.requester.askAgain(w, fromPsn);
+    }
+
+    private long quietNs() {
+        long timeoutNs = RnrTimer.ackTimeoutNs(qp.timeout);
+        return timeoutNs == Long.MAX_VALUE ? QUIET_WITHOUT_TIMEOUT_NS : timeoutNs >> QUIET_SHIFT;
     }
 
     /**

@@ -373,6 +373,32 @@ final class Requester {
     }
 
     /**
+     * Asks again for the answer to the read-like request {@code w}, from {@code fromPsn}, and
+     * nothing else: the responder executed it and what follows (its ACK past the request, or a
+     * later packet of the answer, said so), so it replays the answer from its resources and
+     * takes nothing after the request for new. The requester's own place is kept.
+     */
+    void askAgain(Wqe w, int fromPsn) {
+        int resumePsn = psn;
+        int resumeHigh = psnHigh;
+        psn = fromPsn;
+        switch (w.opcode) {
+            case RDMA_READ -> {
+                // The answer to what has not arrived starts a new response sequence.
+                w.responseStarted = false;
+                sendReadRequest(w);
+            }
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> sendAtomic(w);
+            case ATOMIC_WRITE -> sendAtomicWrite(w);
+            default -> sendFlush(w);
+        }
+        psn = resumePsn;
+        psnHigh = resumeHigh;
+        qp.counters.increment(Counters.RETRANSMITS);
+        qp.device.counters().increment(Counters.RETRANSMITS);
+    }
+
+    /**
      * Go-back-N: resend from {@code fromPsn}, which lies in the request at send queue
      * position {@code position}; everything after it is sent again too.
      */
