@@ -19,21 +19,13 @@ tsv=$out/c-tools-cm.tsv
 logs=$(mktemp -d)
 : > "$tsv"
 bin=$(dirname "$LD_LIBRARY_PATH")/bin
-v4j="java_run -cp $(tools_classpath) dev.verbs4j.tools.Verbs4jCli"
 port=19100
 pings=10
 echo "== connection-manager programs against verbs4j (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
 
-# The command that runs $* in namespace 'peer', or in this one, with the guest's functions.
-in_peer() { echo "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $*'"; }
-in_root() { echo "bash -c 'source scripts/vm-guest-env.sh; $*'"; }
-
-# Stops the server started as process $1 (the shell running its 'timeout', or 'timeout'
-# itself), which passes the signal to the whole command.
-stop() {
-    pkill -TERM -P "$1" -x timeout 2>/dev/null
-    kill "$1" 2>/dev/null
-}
+# The verbs4j sides ("v4j ARGS") run one after another in one JVM, in the namespace
+# $batch_ns names (batch_run): 'peer' for the soft provider, '-' for the ibverbs one.
+batch_ns=peer
 
 # One pairing: $1 case id, $2 server command, $3 client command (in either, @PORT@ is the
 # pairing's port), $4 the line the server prints once it listens (empty for a C server,
@@ -50,31 +42,36 @@ cm_pair() {
     local slog=$logs/cm-$name-server.log clog=$logs/cm-$name-client.log
     # The server's bound outlasts the wait for its ready line, so a server that never gets
     # ready is still there to show its threads.
-    eval "timeout 90 ${server//@PORT@/$port}" > "$slog" 2>&1 &
-    local spid=$!
+    local side
+    start_side "$batch_ns" "${server//@PORT@/$port}" "$slog" 90
+    local server_side=$side
     local crc src
     if [ -z "$ready" ]; then
         sleep 1
-    elif ! await 60 "$spid" has_line "$slog" "$ready"; then
+    elif ! await 60 "$server_side" has_line "$slog" "$ready"; then
         local last
         last=$(tail -n 1 "$slog")
-        dump_java_threads "$spid"
-        stop "$spid"
-        wait "$spid"
+        dump_java_threads "$(side_process "$server_side")"
+        stop_side "$server_side"
         cp "$slog" "$out/"
         record_case "$tsv" "$id" fail "the server never listened: ${last:-no output} (its threads' stacks: $out/${slog##*/})"
         return
     fi
-    eval "timeout 60 ${client//@PORT@/$port}" > "$clog" 2>&1
+    start_side "$batch_ns" "${client//@PORT@/$port}" "$clog" 60
+    end_side "$side" "$clog" 70
     crc=$?
     # A server whose client is gone ends within seconds; one that does not is stopped.
     local i
     for ((i = 0; i < 100; i++)); do
-        kill -0 "$spid" 2>/dev/null || break
+        if [[ $server_side =~ ^[0-9]+$ ]]; then
+            kill -0 "$server_side" 2>/dev/null || break
+        else
+            [ ! -f "$server_side" ] || break
+        fi
         sleep 0.1
     done
-    stop "$spid"
-    wait "$spid"
+    [ "$i" -lt 100 ] || stop_side "$server_side"
+    end_side "$server_side" "$slog" 1
     src=$?
     cp "$slog" "$clog" "$out/"
     if [ "$crc" = 0 ] && [ "$src" = 0 ] && eval "$check"; then
@@ -86,11 +83,13 @@ cm_pair() {
     fi
 }
 
-# Every pairing with the verbs4j side on provider $1: $2 wraps its commands (in_peer or
-# in_root), $3 its address, $4 its provider options.
+# Every pairing with the verbs4j side on provider $1, in namespace $2 ('-' for this one), $3
+# its address, $4 its provider options.
 pairings() {
-    local provider=$1 wrap=$2 ip=$3 popts=$4
-    v() { "$wrap" "$v4j $*"; }
+    local provider=$1 ip=$3 popts=$4
+    batch_close
+    batch_ns=$2
+    v() { echo "v4j $*"; }
 
     # rping: -V has the client compare what came back; the verbs4j server checks each ping's text.
     cm_pair "ctools/rping#cm-$provider.cserver" "$bin/rping -s -a 10.9.0.1 -p @PORT@ -V" \
@@ -132,6 +131,7 @@ for test in write_bw send_bw; do
     cm_pair "ctools/ib_$test-R#cm-c.cserverCclient" "ib_$test -d rxe0 -R -F -s 65536 -n 200 --report_gbits -p @PORT@" \
         "ib_$test -d rxe0 -R -F -s 65536 -n 200 --report_gbits -p @PORT@ 10.9.0.1" "" 'grep -q "^ *65536 " "$clog"'
 done
-pairings soft in_peer 10.9.0.2 "--address 10.9.0.2"
-pairings ibverbs in_root 10.9.0.1 "--provider ibverbs --device rxe0"
+pairings soft peer 10.9.0.2 "--address 10.9.0.2"
+pairings ibverbs - 10.9.0.1 "--provider ibverbs --device rxe0"
+batch_close
 echo "== connection-manager pairings: $(grep -c $'\tpass\t' "$tsv") pass, $(grep -c $'\tfail\t' "$tsv") fail"

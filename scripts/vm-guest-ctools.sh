@@ -14,7 +14,7 @@ out=target/vm
 tsv=$out/c-tools-pingpong.tsv
 : > "$tsv"
 bin=$(dirname "$LD_LIBRARY_PATH")/bin
-soft="java_run -cp $(tools_classpath) dev.verbs4j.tools.Verbs4jCli pingpong"
+# The soft sides run one after another in one JVM in namespace 'peer' (batch_run).
 tcp_port=18700
 iters=50
 
@@ -26,27 +26,29 @@ pair() {
     tcp_port=$((tcp_port + 1))
     local id="ctools/$program#$variant.${direction/-/}" name="$program-$variant-$direction"
     local c="$bin/$program -d rxe0 -g 1 -n $iters -p $tcp_port $copts"
-    local s="$soft --compat $program --address 10.9.0.2 -n $iters -p $tcp_port $sopts"
+    local s="pingpong --compat $program --address 10.9.0.2 -n $iters -p $tcp_port $sopts"
+    local slog=$out/$name-soft.log
     local crc src
     if [ "$direction" = c-server ]; then
+        # The soft client retries its connection until the C server listens.
         timeout 90 $c > "$out/$name-c.log" 2>&1 &
         local cpid=$!
-        timeout 90 ip netns exec peer bash -c "source scripts/vm-guest-env.sh; $s 10.9.0.1" > "$out/$name-soft.log" 2>&1
+        batch_run peer "$slog" $s 10.9.0.1
+        batch_wait "$slog" 100
         src=$?
         wait "$cpid"
         crc=$?
     else
-        timeout 90 ip netns exec peer bash -c "source scripts/vm-guest-env.sh; $s" > "$out/$name-soft.log" 2>&1 &
-        local spid=$!
-        if await 60 "$spid" listening peer "$tcp_port"; then
+        batch_run peer "$slog" $s
+        if await 60 "$slog.rc" listening peer "$tcp_port"; then
             timeout 90 $c 10.9.0.2 > "$out/$name-c.log" 2>&1
             crc=$?
         else
             crc=124
-            echo "the soft server did not listen on TCP port $tcp_port (its threads' stacks: $out/$name-soft.log)" > "$out/$name-c.log"
-            dump_java_threads "$spid"
+            echo "the soft server did not listen on TCP port $tcp_port (its threads' stacks: $out/batch.log)" > "$out/$name-c.log"
+            dump_java_threads "$batch_pid"
         fi
-        wait "$spid"
+        batch_wait "$slog" 100
         src=$?
     fi
     local outcome detail
@@ -115,6 +117,7 @@ both ibv_ud_pingpong checked "-c" "-c" ""
 both ibv_srq_pingpong checked "-c -q 8" "-c -q 8" ""
 both ibv_srq_pingpong odpOnePacket "-c -q 8 -o -s 1024" "-c -q 8 -o -s 1024" ""
 # XRC: neither rxe nor the API has XRC domains; the C program's refusal is the record.
+batch_close
 [[ "ibv_xsrq_pingpong#xrc" =~ ${CTOOLS_ONLY:-.} ]] || exit 0
 timeout 30 "$bin/ibv_xsrq_pingpong" -d rxe0 -g 1 > "$out/ibv_xsrq_pingpong-c.log" 2>&1
 printf '%s\t%s\t%s\n' "ctools/ibv_xsrq_pingpong#xrc" skip \

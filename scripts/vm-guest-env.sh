@@ -34,17 +34,135 @@ tools_classpath() {
 }
 
 # Runs the test "${@:3}" every 0.1 s until it succeeds (status 0), for at most $1 s, or until
-# process $2, a server, has ended (one that refused to run). The bound is the clock's, not a
-# count of rounds: under emulation the programs a round starts take longer than its pause.
+# $2, a server, has ended (one that refused to run): a process id, or the status file of a
+# command given to a batch (batch_run), which exists once the command ended. The bound is
+# the clock's, not a count of rounds: under emulation the programs a round starts take
+# longer than its pause.
 await() {
-    local end=$((SECONDS + $1)) pid=$2
+    local end=$((SECONDS + $1)) server=$2
     shift 2
     while ((SECONDS < end)); do
         "$@" && return 0
-        kill -0 "$pid" 2>/dev/null || return 1
+        if [[ $server =~ ^[0-9]+$ ]]; then
+            kill -0 "$server" 2>/dev/null || return 1
+        else
+            [ ! -f "$server" ] || return 1
+        fi
         sleep 0.1
     done
     return 1
+}
+
+# verbs4j commands one after another in one JVM (verbs4j batch): under emulation a JVM's start
+# and its compiling of the providers' code take seconds, more than a short pairing does.
+# batch_run NAMESPACE LOG ARGS... gives the command ARGS (verbs4j's arguments) to the batch in
+# namespace NAMESPACE ('-' for this one), its output to LOG; the batch starts on first use, and
+# anew after a command that failed or hung (the batch ends there, see BatchCommand).
+# batch_wait LOG SECONDS then returns the command's status, 124 when it outlasts SECONDS.
+# batch_close ends the batch. One batch per shell; its own output goes to $out/batch.log.
+batch_run() {
+    local ns=$1 log=$2
+    shift 2
+    [ -n "${batch_pid:-}" ] || batch_start "$ns"
+    rm -f "$log.rc"
+    local IFS=$'\t'
+    printf '%s\t%s\n' "$log" "$*" >&"$batch_fd"
+}
+
+batch_start() {
+    local fifo java
+    fifo=$(mktemp -u /tmp/verbs4j-batch.XXXXXX)
+    mkfifo "$fifo"
+    java="java_run -cp ${VERBS4J_TOOLS_CLASSPATH:-$(tools_classpath)} dev.verbs4j.tools.Verbs4jCli batch --timeout-s ${BATCH_TIMEOUT_S:-90}"
+    if [ "$1" = - ]; then
+        bash -c "source scripts/vm-guest-env.sh; $java" < "$fifo" >> "$out/batch.log" 2>&1 &
+    else
+        ip netns exec "$1" bash -c "source scripts/vm-guest-env.sh; $java" < "$fifo" >> "$out/batch.log" 2>&1 &
+    fi
+    batch_pid=$!
+    exec {batch_fd}> "$fifo"
+    rm -f "$fifo"
+}
+
+batch_wait() {
+    local log=$1 end=$((SECONDS + $2))
+    while [ ! -f "$log.rc" ]; do
+        if ! kill -0 "$batch_pid" 2>/dev/null; then
+            echo "verbs4j batch: the JVM ended without the command's status (its output: $out/batch.log)" >> "$log"
+            batch_close
+            return 1
+        fi
+        if ((SECONDS >= end)); then
+            dump_java_threads "$batch_pid"
+            kill $(process_tree "$batch_pid") 2>/dev/null
+            batch_close
+            return 124
+        fi
+        sleep 0.1
+    done
+    local status
+    status=$(cat "$log.rc")
+    [ "$status" = 0 ] || batch_close
+    return "$status"
+}
+
+# Ends the batch: the end of its input lets it finish the command it runs.
+batch_close() {
+    [ -n "${batch_pid:-}" ] || return 0
+    exec {batch_fd}>&-
+    wait "$batch_pid" 2>/dev/null
+    batch_pid=
+}
+
+# One side of a pairing: command $2, a C program, or "v4j ARGS" for verbs4j's command ARGS in
+# the batch of namespace $1, started with its output in $3, a C program bounded by $4 s. Sets
+# $side: the program's process id, or the command's status file (either one await takes).
+start_side() {
+    if [[ $2 == "v4j "* ]]; then
+        batch_run "$1" "$3" ${2#v4j }
+        side=$3.rc
+    else
+        eval "timeout $4 $2" > "$3" 2>&1 &
+        side=$!
+    fi
+}
+
+# The status of side $1 (start_side's $side) with its output in $2; a command of the batch
+# gets at most $3 s.
+end_side() {
+    if [[ $1 =~ ^[0-9]+$ ]]; then
+        wait "$1"
+    else
+        batch_wait "$2" "$3"
+    fi
+}
+
+# Stops side $1 now, a C program through its 'timeout', a command by ending its batch.
+stop_side() {
+    if [[ $1 =~ ^[0-9]+$ ]]; then
+        pkill -TERM -P "$1" -x timeout 2>/dev/null
+        kill "$1" 2>/dev/null
+        wait "$1" 2>/dev/null
+    elif [ -n "${batch_pid:-}" ]; then
+        kill $(process_tree "$batch_pid") 2>/dev/null
+        batch_close
+    fi
+}
+
+# The process id that holds side $1's threads: its own, or its batch's.
+side_process() {
+    if [[ $1 =~ ^[0-9]+$ ]]; then echo "$1"; else echo "${batch_pid:-0}"; fi
+}
+
+# Process $1 and every process under it.
+process_tree() {
+    local queue=("$1") pid
+    while [ ${#queue[@]} -gt 0 ]; do
+        pid=${queue[0]}
+        queue=("${queue[@]:1}")
+        echo "$pid"
+        queue+=($(pgrep -P "$pid"))
+    done
 }
 
 # Whether something listens on TCP port $2 in namespace $1 ('-' for the root one).
@@ -68,12 +186,9 @@ has_line() {
 # (SIGQUIT), then gives them two seconds to do so: a server that never got ready leaves in its
 # log where it was.
 dump_java_threads() {
-    local jvms=() queue=("$1") pid
-    while [ ${#queue[@]} -gt 0 ]; do
-        pid=${queue[0]}
-        queue=("${queue[@]:1}")
+    local jvms=() pid
+    for pid in $(process_tree "$1"); do
         [ "$(cat "/proc/$pid/comm" 2>/dev/null)" != java ] || jvms+=("$pid")
-        queue+=($(pgrep -P "$pid"))
     done
     [ ${#jvms[@]} -gt 0 ] || return 0
     kill -QUIT "${jvms[@]}" 2>/dev/null

@@ -15,9 +15,10 @@ tsv="$out/c-tools-perftest.tsv"
 : > "$tsv"
 # shellcheck source=scripts/vm-guest-env.sh
 source scripts/vm-guest-env.sh
-cp=${VERBS4J_TOOLS_CLASSPATH:-$(tools_classpath)}
-v4j="java_run -cp $cp dev.verbs4j.tools.Verbs4jCli perf --compat perftest"
-soft_side() { echo "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $*'"; }
+# The soft sides run one after another in one JVM in namespace 'peer' (batch_run): a side
+# written "v4j ARGS" is verbs4j's command ARGS there.
+BATCH_TIMEOUT_S=120
+v4j="v4j perf --compat perftest"
 echo "== perftest against the soft provider (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
 
 # The value in column $2 of the first table line that starts with a number in log $1.
@@ -26,21 +27,21 @@ figure() { awk -v col="$2" '$1 ~ /^[0-9]+$/ && NF >= col { print $col; exit }' "
 port=18800
 # $1 name, $2 namespace of the server ('-' or peer), $3 server command, $4 client command, $5 figure column
 pairing() {
-    local name=$1 ns=$2 server=$3 client=$4 column=$5
+    local name=$1 ns=$2 server=$3 client=$4 column=$5 side
     port=$((port + 1))
     local log="$out/perftest-$name"
-    eval "timeout 120 ${server//@PORT@/$port}" > "$log-server.log" 2>&1 &
-    local spid=$!
-    if ! await 90 "$spid" listening "$ns" "$port"; then
-        dump_java_threads "$spid"
-        kill "$spid" 2>/dev/null
-        wait "$spid"
+    start_side peer "${server//@PORT@/$port}" "$log-server.log" 120
+    local server_side=$side
+    if ! await 90 "$server_side" listening "$ns" "$port"; then
+        dump_java_threads "$(side_process "$server_side")"
+        stop_side "$server_side"
         printf '%s\tfail\tthe server never listened on TCP %s (log %s-server.log)\n' "$name" "$port" "$log" >> "$tsv"
         return
     fi
-    eval "timeout 120 ${client//@PORT@/$port}" > "$log-client.log" 2>&1
+    start_side peer "${client//@PORT@/$port}" "$log-client.log" 120
+    end_side "$side" "$log-client.log" 130
     local crc=$?
-    wait "$spid"
+    end_side "$server_side" "$log-server.log" 130
     local src=$?
     local value
     value=$(figure "$log-client.log" "$column")
@@ -62,16 +63,17 @@ for test in write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat atomi
     [[ $test == atomic_* ]] && opts=${opts/-s 65536 /} && opts=${opts/-s 8 /}
     c="ib_$test -d rxe0 -x 1 -F -p @PORT@ $opts"
     soft="$v4j $test --address 10.9.0.2 -F -p @PORT@ $opts"
-    pairing "$test-c-server-soft-client" - "$c" "$(soft_side "$soft 10.9.0.1")" "$column"
-    pairing "$test-soft-server-c-client" peer "$(soft_side "$soft")" "$c 10.9.0.2" "$column"
+    pairing "$test-c-server-soft-client" - "$c" "$soft 10.9.0.1" "$column"
+    pairing "$test-soft-server-c-client" peer "$soft" "$c 10.9.0.2" "$column"
 done
 
 # On-demand paging on both sides (rxe has ODP for RC; perftest --odp).
 opts="-s 65536 -n 200 --report_gbits --odp"
 c="ib_write_bw -d rxe0 -x 1 -F -p @PORT@ $opts"
 soft="$v4j write_bw --address 10.9.0.2 -F -p @PORT@ $opts"
-pairing write_bw-odp-c-server-soft-client - "$c" "$(soft_side "$soft 10.9.0.1")" 4
-pairing write_bw-odp-soft-server-c-client peer "$(soft_side "$soft")" "$c 10.9.0.2" 4
+pairing write_bw-odp-c-server-soft-client - "$c" "$soft 10.9.0.1" 4
+pairing write_bw-odp-soft-server-c-client peer "$soft" "$c 10.9.0.2" 4
+batch_close
 
 # ib_write_bw between the two C programs on rxe0, for the figures beside the soft pairings above.
 pairing "write_bw-c-server-c-client" - "ib_write_bw -d rxe0 -x 1 -F -p @PORT@ -s 65536 -n 1000 --report_gbits" \

@@ -14,6 +14,7 @@ import java.util.Arrays;
  * <li>{@code perf-report}: an HTML page with charts of what {@code perf --json} wrote</li>
  * <li>{@code conformance-agent}: the remote side of a conformance run whose sides are in two processes</li>
  * <li>{@code rping}, {@code rdma-server}, {@code rdma-client}: librdmacm's example programs on the wire, through the connection manager</li>
+ * <li>{@code batch}: the commands read from standard input, one after another in one JVM</li>
  * </ul>
  */
 public final class Verbs4jCli {
@@ -39,6 +40,7 @@ public final class Verbs4jCli {
                 case "rping" -> dev.verbs4j.tools.compat.rping.RpingCommand.run(rest, out, err);
                 case "rdma-server" -> dev.verbs4j.tools.compat.cmexample.CmExampleCommand.run(true, rest, out, err);
                 case "rdma-client" -> dev.verbs4j.tools.compat.cmexample.CmExampleCommand.run(false, rest, out, err);
+                case "batch" -> BatchCommand.run(rest, System.in, out, err);
                 case "help", "-h", "--help" -> {
                     usage(out);
                     yield 0;
@@ -100,6 +102,10 @@ public final class Verbs4jCli {
         out.println("  conformance-agent --listen ADDRESS:PORT");
         out.println("                 the remote side of a conformance run in two processes, namespaces or hosts: the test");
         out.println("                 process runs ConformanceMain ... --peer-agent ADDRESS:PORT (needs the suite built)");
+        out.println("  batch [--timeout-s SECONDS]");
+        out.println("                 runs the commands on standard input one after another in this JVM, one per line:");
+        out.println("                 OUTPUT-FILE<TAB>ARG<TAB>ARG...; each one's status goes to OUTPUT-FILE.rc and as 'exit N' to");
+        out.println("                 standard output; the first that fails, or outlasts the timeout (default 90 s), ends the batch");
         out.println("  perf-report IN.jsonl [OUT.html]");
         out.println("                 an HTML page with charts (bandwidth, latency against size) of what perf --json wrote");
     }
