@@ -151,7 +151,7 @@ stop_side() {
 
 # The process id that holds side $1's threads: its own, or its batch's.
 side_process() {
-    if [[ $1 =~ ^[0-9]+$ ]]; then echo "$1"; else echo "${batch_pid:-0}"; fi
+    if [[ $1 =~ ^[0-9]+$ ]]; then echo "$1"; else echo "${batch_pid:-}"; fi
 }
 
 # Process $1 and every process under it.
@@ -187,6 +187,7 @@ has_line() {
 # log where it was.
 dump_java_threads() {
     local jvms=() pid
+    [ -n "$1" ] || return 0
     for pid in $(process_tree "$1"); do
         [ "$(cat "/proc/$pid/comm" 2>/dev/null)" != java ] || jvms+=("$pid")
     done
