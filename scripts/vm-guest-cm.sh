@@ -63,15 +63,14 @@ cm_pair() {
     # A server whose client is gone ends within seconds; one that does not is stopped.
     local i
     for ((i = 0; i < 100; i++)); do
-        if [[ $server_side =~ ^[0-9]+$ ]]; then
-            kill -0 "$server_side" 2>/dev/null || break
-        else
-            [ ! -f "$server_side" ] || break
-        fi
+        ! side_ended "$server_side" || break
         sleep 0.1
     done
-    [ "$i" -lt 100 ] || stop_side "$server_side"
-    end_side "$server_side" "$slog" 1
+    if [ "$i" -lt 100 ]; then
+        end_side "$server_side" "$slog" 1
+    else
+        stop_side "$server_side"
+    fi
     src=$?
     cp "$slog" "$clog" "$out/"
     if [ "$crc" = 0 ] && [ "$src" = 0 ] && eval "$check"; then

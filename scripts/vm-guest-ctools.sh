@@ -14,7 +14,7 @@ out=target/vm
 tsv=$out/c-tools-pingpong.tsv
 : > "$tsv"
 bin=$(dirname "$LD_LIBRARY_PATH")/bin
-# The soft sides run one after another in one JVM in namespace 'peer' (batch_run).
+# The soft sides ("v4j ARGS") run one after another in one JVM in namespace 'peer' (start_side).
 tcp_port=18700
 iters=50
 
@@ -26,29 +26,31 @@ pair() {
     tcp_port=$((tcp_port + 1))
     local id="ctools/$program#$variant.${direction/-/}" name="$program-$variant-$direction"
     local c="$bin/$program -d rxe0 -g 1 -n $iters -p $tcp_port $copts"
-    local s="pingpong --compat $program --address 10.9.0.2 -n $iters -p $tcp_port $sopts"
-    local slog=$out/$name-soft.log
-    local crc src
+    local s="v4j pingpong --compat $program --address 10.9.0.2 -n $iters -p $tcp_port $sopts"
+    local slog=$out/$name-soft.log clog=$out/$name-c.log
+    local crc src side
     if [ "$direction" = c-server ]; then
         # The soft client retries its connection until the C server listens.
-        timeout 90 $c > "$out/$name-c.log" 2>&1 &
-        local cpid=$!
-        batch_run peer "$slog" $s 10.9.0.1
-        batch_wait "$slog" 100
+        start_side - "$c" "$clog" 90
+        local c_side=$side
+        start_side peer "$s 10.9.0.1" "$slog"
+        end_side "$side" "$slog" 100
         src=$?
-        wait "$cpid"
+        end_side "$c_side"
         crc=$?
     else
-        batch_run peer "$slog" $s
-        if await 60 "$slog.rc" listening peer "$tcp_port"; then
-            timeout 90 $c 10.9.0.2 > "$out/$name-c.log" 2>&1
+        start_side peer "$s" "$slog"
+        local soft_side=$side
+        if await 60 "$soft_side" listening peer "$tcp_port"; then
+            start_side - "$c 10.9.0.2" "$clog" 90
+            end_side "$side"
             crc=$?
         else
             crc=124
-            echo "the soft server did not listen on TCP port $tcp_port (its threads' stacks: $out/batch.log)" > "$out/$name-c.log"
-            dump_java_threads "$batch_pid"
+            echo "the soft server did not listen on TCP port $tcp_port (its threads' stacks: $out/batch.log)" > "$clog"
+            dump_java_threads "$(side_process "$soft_side")"
         fi
-        batch_wait "$slog" 100
+        end_side "$soft_side" "$slog" 100
         src=$?
     fi
     local outcome detail

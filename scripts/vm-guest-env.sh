@@ -43,11 +43,7 @@ await() {
     shift 2
     while ((SECONDS < end)); do
         "$@" && return 0
-        if [[ $server =~ ^[0-9]+$ ]]; then
-            kill -0 "$server" 2>/dev/null || return 1
-        else
-            [ ! -f "$server" ] || return 1
-        fi
+        ! side_ended "$server" || return 1
         sleep 0.1
     done
     return 1
@@ -137,15 +133,26 @@ end_side() {
     fi
 }
 
-# Stops side $1 now, a C program through its 'timeout', a command by ending its batch.
+# Whether side $1 (start_side's $side) has ended: its process is gone, or its status written.
+side_ended() {
+    if [[ $1 =~ ^[0-9]+$ ]]; then
+        ! kill -0 "$1" 2>/dev/null
+    else
+        [ -f "$1" ]
+    fi
+}
+
+# Stops side $1 now, a C program through its 'timeout', a command by ending its batch; returns
+# its status (a command's: 143, as a process SIGTERM ended).
 stop_side() {
     if [[ $1 =~ ^[0-9]+$ ]]; then
         pkill -TERM -P "$1" -x timeout 2>/dev/null
         kill "$1" 2>/dev/null
         wait "$1" 2>/dev/null
-    elif [ -n "${batch_pid:-}" ]; then
-        kill $(process_tree "$batch_pid") 2>/dev/null
+    else
+        [ -z "${batch_pid:-}" ] || kill $(process_tree "$batch_pid") 2>/dev/null
         batch_close
+        return 143
     fi
 }
 
