@@ -81,7 +81,7 @@ final class BatchCommand {
             System.setErr(log);
             int[] result = {TIMED_OUT};
             // A daemon: one that outlasts the timeout does not hold the JVM as the batch ends.
-            Thread worker = Thread.ofPlatform().daemon().name("verbs4j-batch-" + command[0]).start(
+            Thread worker = Thread.ofPlatform().daemon().name("verbs4j-batch-" + (command.length == 0 ? "help" : command[0])).start(
                     () -> result[0] = runCaught(runner, command, log));
             try {
                 worker.join(timeoutMs);

@@ -62,6 +62,17 @@ class BatchCommandTest {
     }
 
     @Test
+    void aLineWithNoArgumentsRunsTheCommandWithNone() throws Exception {
+        Path log = dir.resolve("none.log");
+
+        assertEquals(0, batch(log + "\n"));
+
+        // verbs4j with no command prints its usage, as the command line does.
+        assertTrue(Files.readString(log).contains("usage: verbs4j <command>"), Files.readString(log));
+        assertEquals("0", Files.readString(dir.resolve("none.log.rc")).trim());
+    }
+
+    @Test
     void anUnknownOptionIsAUsageError() {
         assertEquals(2, batch("", "--fast"));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("usage: verbs4j batch"));
