@@ -60,8 +60,24 @@ class SoftCq extends Resource implements CompletionQueue {
         if (n == 0) {
             help();
             n = ring.poll(out, max);
+        } else {
+            stillPolling();
         }
         return n;
+    }
+
+    /**
+     * A poll that found completions without helping: the application still polls, so the
+     * engine thread stays stepped back ({@link dev.verbs4j.softroce.engine.DeviceEngine#polledBy}).
+     * Otherwise a thread that posts and reaps as fast as completions come (a sender keeping
+     * its queue full) would find one waiting at nearly every poll, the engine thread would
+     * take over after its window, and the two would share the cores with the peer's threads
+     * instead of one doing the work; the next empty poll helps again.
+     */
+    final void stillPolling() {
+        if (context.device.hasEngineThread() && !ring.isArmed()) {
+            context.engine.polledBy(Thread.currentThread(), System.nanoTime());
+        }
     }
 
     /** Lets the engine make progress on this thread when no engine thread does, or helps the one there is. */

@@ -71,6 +71,8 @@ final class SoftExtendedCq extends SoftCq implements ExtendedCompletionQueue {
         if (oldest == null) {
             help();
             oldest = ring.oldest();
+        } else {
+            stillPolling();
         }
         if (oldest == null) {
             pollLock.unlock();

@@ -3,6 +3,15 @@ package dev.verbs4j.softroce;
 import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
 import dev.verbs4j.DeviceContext;
+import dev.verbs4j.MemoryRegion;
+import dev.verbs4j.ProtectionDomain;
+import dev.verbs4j.QpAttributes;
+import dev.verbs4j.QpInitAttributes;
+import dev.verbs4j.QpState;
+import dev.verbs4j.QpType;
+import dev.verbs4j.QueuePair;
+import dev.verbs4j.ReceiveWorkRequest;
+import dev.verbs4j.WcStatus;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.softroce.engine.DeviceEngine;
@@ -11,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 
 import static dev.verbs4j.softroce.engine.Counters.PACKETS_OUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,6 +56,36 @@ class PollingHelpsTest {
             assertEquals(0, device.engine().helpedAtNs(), "arming for an event ends the help");
         }
         assertTrue(!device.hasEngineThread(), "closed with its last context");
+    }
+
+    /**
+     * A poll that finds a completion waiting (it does not step the engine) still says that the
+     * application polls: a sender that reaps as fast as its completions come keeps the engine
+     * thread stepped back, instead of the two sharing the cores.
+     */
+    @Test
+    void aPollThatFindsACompletionKeepsTheEngineThreadSteppedBack() {
+        SoftDevice device = SoftProvider.addDevice(SoftDeviceConfig.of("still-polling", InetAddress.ofLiteral("127.0.0.1"))
+                .withPorts(47995, 47995));
+        try (DeviceContext ctx = device.open();
+             CompletionChannel channel = ctx.createCompletionChannel();
+             CompletionQueue cq = ctx.createCq(8, channel, 0);
+             ProtectionDomain pd = ctx.allocatePd();
+             MemoryRegion mr = pd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64), java.util.Set.of(dev.verbs4j.Access.LOCAL_WRITE));
+             QueuePair qp = pd.createQp(new QpInitAttributes(QpType.RC, cq))) {
+            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).access(java.util.Set.of()));
+            qp.postRecv(new ReceiveWorkRequest().wrId(7).buffer(mr, 0, 64));
+            cq.requestNotify(false);
+            qp.modify(new QpAttributes().state(QpState.ERR));
+            assertTrue(channel.awaitEvent(Duration.ofSeconds(10)).isPresent(), "the flushed receive's event");
+            assertEquals(0, device.engine().helpedAtNs(), "armed, then woken by the event: nobody polls yet");
+
+            long before = System.nanoTime();
+            assertEquals(1, cq.poll(wc, 1), "the flushed receive was waiting");
+            assertEquals(WcStatus.WR_FLUSH_ERR, wc[0].status());
+            long polled = device.engine().helpedAtNs();
+            assertTrue(polled >= before && polled <= System.nanoTime(), "the poll that found it counts as polling: " + polled);
+        }
     }
 
     /**
