@@ -67,18 +67,25 @@ class SoftCq extends Resource implements CompletionQueue {
     }
 
     /**
-     * A poll that found completions without helping: the application still polls, so the
-     * engine thread stays stepped back ({@link dev.verbs4j.softroce.engine.DeviceEngine#polledBy}).
-     * Otherwise a thread that posts and reaps as fast as completions come (a sender keeping
-     * its queue full) would find one waiting at nearly every poll, the engine thread would
-     * take over after its window, and the two would share the cores with the peer's threads
-     * instead of one doing the work; the next empty poll helps again.
+     * A poll that found completions waiting still polls: it helps too when the last help is
+     * {@link #HELP_AGAIN_NS} old, so the engine thread stays stepped back and the engine
+     * still steps on this thread at that pace. Otherwise a thread that posts and reaps as fast
+     * as its completions come (a sender keeping its queue full) would find one waiting at
+     * nearly every poll, the engine thread would take over after its window, and the two would
+     * share the cores with the peer's threads instead of one doing the work; and a refresh
+     * without the step would leave the device's other queues to the engine thread's ticks.
      */
     final void stillPolling() {
         if (context.device.hasEngineThread() && !ring.isArmed()) {
-            context.engine.polledBy(Thread.currentThread(), System.nanoTime());
+            long now = System.nanoTime();
+            if (now - context.engine.helpedAtNs() >= HELP_AGAIN_NS) {
+                context.engine.help(now);
+            }
         }
     }
+
+    /** How old the last help may be before a poll that found completions helps again: a quarter of the engine thread's window. */
+    static final long HELP_AGAIN_NS = dev.verbs4j.softroce.engine.DeviceEngine.HELP_WINDOW_NS / 4;
 
     /** Lets the engine make progress on this thread when no engine thread does, or helps the one there is. */
     final void help() {
