@@ -1,5 +1,6 @@
 package dev.verbs4j.softroce;
 
+import dev.verbs4j.Access;
 import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
 import dev.verbs4j.DeviceContext;
@@ -18,9 +19,11 @@ import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.transport.InMemoryNetwork;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Set;
 
 import static dev.verbs4j.softroce.engine.Counters.PACKETS_OUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,8 +42,7 @@ class PollingHelpsTest {
 
     @Test
     void emptyPollsHelpAndArmingHandsTheWorkBack() {
-        SoftDevice device = SoftProvider.addDevice(SoftDeviceConfig.of("helper", InetAddress.ofLiteral("127.0.0.1"))
-                .withPorts(47994, 47994));
+        SoftDevice device = loopbackDevice("helper", 47994);
         try (DeviceContext ctx = device.open();
              CompletionChannel channel = ctx.createCompletionChannel();
              CompletionQueue cq = ctx.createCq(8, channel, 0)) {
@@ -59,21 +61,20 @@ class PollingHelpsTest {
     }
 
     /**
-     * A poll that finds a completion waiting (it does not step the engine) still says that the
-     * application polls: a sender that reaps as fast as its completions come keeps the engine
-     * thread stepped back, instead of the two sharing the cores.
+     * A poll that finds a completion waiting still says that the application polls (and,
+     * the last help being old, helps): a sender that reaps as fast as its completions come
+     * keeps the engine thread stepped back, instead of the two sharing the cores.
      */
     @Test
     void aPollThatFindsACompletionKeepsTheEngineThreadSteppedBack() {
-        SoftDevice device = SoftProvider.addDevice(SoftDeviceConfig.of("still-polling", InetAddress.ofLiteral("127.0.0.1"))
-                .withPorts(47995, 47995));
+        SoftDevice device = loopbackDevice("still-polling", 47995);
         try (DeviceContext ctx = device.open();
              CompletionChannel channel = ctx.createCompletionChannel();
              CompletionQueue cq = ctx.createCq(8, channel, 0);
              ProtectionDomain pd = ctx.allocatePd();
-             MemoryRegion mr = pd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64), java.util.Set.of(dev.verbs4j.Access.LOCAL_WRITE));
+             MemoryRegion mr = pd.registerMemory(Arena.ofAuto().allocate(64), Set.of(Access.LOCAL_WRITE));
              QueuePair qp = pd.createQp(new QpInitAttributes(QpType.RC, cq))) {
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).access(java.util.Set.of()));
+            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1).access(Set.of()));
             qp.postRecv(new ReceiveWorkRequest().wrId(7).buffer(mr, 0, 64));
             cq.requestNotify(false);
             qp.modify(new QpAttributes().state(QpState.ERR));
@@ -132,5 +133,10 @@ class PollingHelpsTest {
             assertTrue(!device.hasEngineThread());
             assertEquals(0, device.engine().helpedAtNs(), "a poll must not step an engine that runs on a fake clock");
         }
+    }
+
+    /** A provider device (with its engine thread) on 127.0.0.1 and {@code port}. */
+    private static SoftDevice loopbackDevice(String name, int port) {
+        return SoftProvider.addDevice(SoftDeviceConfig.of(name, InetAddress.ofLiteral("127.0.0.1")).withPorts(port, port));
     }
 }
