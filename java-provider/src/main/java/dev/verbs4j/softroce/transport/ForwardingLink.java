@@ -21,6 +21,11 @@ public abstract class ForwardingLink implements Link {
     }
 
     @Override
+    public int receiveBufferBytes() {
+        return inner.receiveBufferBytes();
+    }
+
+    @Override
     public void holdSends() {
         inner.holdSends();
     }

@@ -64,6 +64,7 @@ final class LibC {
     private static final MethodHandle READ;
     private static final MethodHandle WRITE;
     private static final MethodHandle CLOSE;
+    private static final MethodHandle GETSOCKOPT;
     private static final MemoryLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
@@ -78,7 +79,7 @@ final class LibC {
         ValueLayout i = ValueLayout.JAVA_INT;
         ValueLayout l = ValueLayout.JAVA_LONG;
         ValueLayout p = ValueLayout.ADDRESS;
-        MethodHandle[] h = new MethodHandle[14];
+        MethodHandle[] h = new MethodHandle[15];
         boolean found = linux;
         if (linux) {
             try {
@@ -97,6 +98,7 @@ final class LibC {
                 h[11] = handle(linker, libc, "close", FunctionDescriptor.of(i, i));
                 h[12] = handle(linker, libc, "recvmmsg", FunctionDescriptor.of(i, i, p, i, i, p), critical);
                 h[13] = handle(linker, libc, "sendmmsg", FunctionDescriptor.of(i, i, p, i, i), critical);
+                h[14] = handle(linker, libc, "getsockopt", FunctionDescriptor.of(i, i, i, i, p, p));
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 found = false;
             }
@@ -116,6 +118,7 @@ final class LibC {
         CLOSE = h[11];
         RECVMMSG = h[12];
         SENDMMSG = h[13];
+        GETSOCKOPT = h[14];
     }
 
     private LibC() {
@@ -171,6 +174,21 @@ final class LibC {
             }
         } catch (UncheckedIOException e) {
             throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code fd}'s receive buffer as the kernel reports it (twice what was asked, within its limits); 0 if it cannot say. */
+    static int receiveBuffer(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment length = arena.allocate(ValueLayout.JAVA_INT);
+            length.set(ValueLayout.JAVA_INT, 0, 4);
+            if ((int) GETSOCKOPT.invokeExact(fd, SOL_SOCKET, SO_RCVBUF, value, length) != 0) {
+                return 0;
+            }
+            return value.get(ValueLayout.JAVA_INT, 0);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

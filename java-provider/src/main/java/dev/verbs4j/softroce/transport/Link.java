@@ -20,6 +20,15 @@ public interface Link extends AutoCloseable {
     boolean send(ByteBuffer buffer, int length, InetSocketAddress destination);
 
     /**
+     * How many bytes of datagrams the socket may queue before it drops what comes (its
+     * {@code SO_RCVBUF} as the kernel reports it, which counts each datagram with its buffer's
+     * overhead); 0 when unknown or unbounded.
+     */
+    default int receiveBufferBytes() {
+        return 0;
+    }
+
+    /**
      * The UDP source port packets of a flow will really leave from when {@code wanted} is
      * asked for: {@code wanted} when the link can send from it, else its own port. The ICRC
      * covers the source port, so a sender computes it with the port this returns.

@@ -195,6 +195,11 @@ public final class NativeUdpLink implements Link {
     }
 
     @Override
+    public int receiveBufferBytes() {
+        return closed ? 0 : LibC.receiveBuffer(fd);
+    }
+
+    @Override
     public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination) {
         return sendFrom(fd, buffer, length, destination);
     }

@@ -70,6 +70,22 @@ public final class UdpLink implements Link {
         return local;
     }
 
+    /**
+     * On Linux the JDK reports half of what the kernel does (the size asked for, which the
+     * kernel doubles to count its buffers' overhead): this is the kernel's figure.
+     */
+    @Override
+    public int receiveBufferBytes() {
+        try {
+            int reported = channel.getOption(StandardSocketOptions.SO_RCVBUF);
+            return ON_LINUX ? 2 * reported : reported;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static final boolean ON_LINUX = System.getProperty("os.name", "").startsWith("Linux");
+
     @Override
     public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination) {
         buffer.limit(length).position(0);

@@ -58,6 +58,20 @@ class NativeUdpLinkTest {
         }
     }
 
+    /**
+     * The receive buffer the link reports is the kernel's, as the JDK's channel reports it: at
+     * least the default one (a socket that asked for 8 MiB gets at most the system's limit,
+     * doubled), and the same figure both implementations of the link see.
+     */
+    @Test
+    void theReceiveBufferIsTheKernels() throws Exception {
+        try (Link a = new NativeUdpLink(A); Link jdk = new UdpLink(B)) {
+            int bytes = a.receiveBufferBytes();
+            assertTrue(bytes >= 2 * 106_496, "at least the default, doubled: " + bytes);
+            assertEquals(jdk.receiveBufferBytes(), bytes, "the JDK's channel asked for the same 8 MiB");
+        }
+    }
+
     @Test
     void eachSenderIsOneAddressObject() {
         try (Link a = new NativeUdpLink(A); Link b = new NativeUdpLink(B)) {
