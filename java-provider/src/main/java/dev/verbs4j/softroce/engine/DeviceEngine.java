@@ -125,6 +125,76 @@ public final class DeviceEngine implements AutoCloseable {
         this.peerPort = peerPort;
         this.asyncEvents = asyncEvents;
         this.name = local.toString();
+        this.inFlightLimit = inFlightLimit(link.receiveBufferBytes(), portMtu);
+    }
+
+    /**
+     * The most packets the device's RC queue pairs may have unacknowledged together: three
+     * quarters of what a receiving socket like this device's holds of packets of the port's
+     * MTU, and never less than one queue pair's window. Each queue pair's window
+     * ({@link Requester#MAX_UNACKED_PSNS}, the kernel rxe's) bounds one stream; many
+     * streams at once would fill a peer's socket, which then drops the ends of their bursts,
+     * and a lost end is found only by the ACK timeout (67 ms at timeout 14): with 16 queue
+     * pairs at MTU 4096 on loopback, 2,048 packets against the 993 an 8 MiB buffer holds.
+     * Unlimited when the link cannot tell its buffer.
+     */
+    static int inFlightLimit(int receiveBufferBytes, Mtu mtu) {
+        if (receiveBufferBytes <= 0) {
+            return Integer.MAX_VALUE;
+        }
+        return Math.max(Requester.MAX_UNACKED_PSNS, receiveBufferBytes / queuedPacketBytes(mtu.bytes()) / 4 * 3);
+    }
+
+    /**
+     * What a Linux socket counts for one queued datagram of a full {@code mtu} packet: its
+     * buffer (the payload, the transport, UDP and IP headers, the kernel's headroom and
+     * shared info, some 512 bytes more in all, rounded up to a power of two) plus 256 bytes
+     * of bookkeeping: 8,448 bytes for MTU 4096, as {@code ss -m} shows for its 4,136-byte
+     * datagrams.
+     */
+    static int queuedPacketBytes(int mtu) {
+        return Integer.highestOneBit(mtu + 512 - 1) * 2 + 256;
+    }
+
+    /** Packets the device's RC queue pairs have unacknowledged, as of the last step's count and what was sent since. */
+    private int inFlight;
+    private final int inFlightLimit;
+
+    /** Packets the device's RC queue pairs have unacknowledged, as the last step counted them and with what was sent since. */
+    public int packetsInFlight() {
+        return inFlight;
+    }
+
+    /** The most packets the device's RC queue pairs may have unacknowledged together ({@link #inFlightLimit(int, Mtu)}). */
+    public int inFlightLimit() {
+        return inFlightLimit;
+    }
+
+    /** Whether the device's RC queue pairs together have as many packets unacknowledged as they may ({@link #inFlightLimit}). */
+    boolean inFlightFull() {
+        return inFlight >= inFlightLimit;
+    }
+
+    /** Whether one more packet fills the device's flight: that packet asks for an acknowledgement. */
+    boolean inFlightFillsUp() {
+        return inFlight + 1 >= inFlightLimit;
+    }
+
+    /** A requester sent {@code packets} new packets. */
+    void addInFlight(int packets) {
+        inFlight += packets;
+    }
+
+    /** Counts the packets the queue pairs have unacknowledged, after a step's receives took the acknowledgements in. */
+    private void countInFlight() {
+        int n = 0;
+        for (int i = 0; i < active.size(); i++) {
+            QpEngine qp = active.get(i);
+            if (qp.type == QpType.RC && (qp.state == QpState.RTS || qp.state == QpState.SQD)) {
+                n += qp.requester.unacknowledged();
+            }
+        }
+        inFlight = n;
     }
 
     /**
@@ -363,6 +433,7 @@ public final class DeviceEngine implements AutoCloseable {
             if (gsi != null) {
                 work += gsi.doWork(nowNs);
             }
+            countInFlight();
             for (int i = 0; i < active.size(); i++) {
                 work += active.get(i).doWork(nowNs);
             }

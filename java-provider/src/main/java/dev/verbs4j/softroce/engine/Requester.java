@@ -98,6 +98,10 @@ final class Requester {
             if (qp.type == QpType.RC && Psn.distance(qp.completer.expectedPsn, psn) >= MAX_UNACKED_PSNS) {
                 break;
             }
+            // A new packet (not one sent again) also needs room in the device's flight.
+            if (qp.type == QpType.RC && psn == psnHigh && qp.device.inFlightFull()) {
+                break;
+            }
             if (qp.type == QpType.UD && w.totalLength > qp.mtu) {
                 // C10-93.1.1: a UD message longer than the MTU completes without being sent.
                 w.state = Wqe.DONE;
@@ -169,7 +173,9 @@ final class Requester {
         boolean last = remaining <= qp.mtu;
         int opcode = dataOpcode(w.opcode, first, last);
         PacketBuilder b = qp.device.startPacket(opcode);
-        boolean ackReq = qp.type == QpType.RC && (last || ++packetsSinceAck >= PACKETS_PER_ACK);
+        // The packet that fills the device's flight asks too: the queue pairs it stops may all
+        // be in the middle of messages, and without an acknowledgement nothing would make room.
+        boolean ackReq = qp.type == QpType.RC && (last || ++packetsSinceAck >= PACKETS_PER_ACK || qp.device.inFlightFillsUp());
         if (ackReq) {
             packetsSinceAck = 0;
         }
@@ -327,8 +333,16 @@ final class Requester {
     private void advancePsn(int packets) {
         psn = Psn.add(psn, packets);
         if (Psn.compare(psn, psnHigh) > 0) {
+            if (qp.type == QpType.RC) {
+                qp.device.addInFlight(Psn.distance(psnHigh, psn));
+            }
             psnHigh = psn;
         }
+    }
+
+    /** Packets sent and not yet acknowledged: what this queue pair has in flight. */
+    int unacknowledged() {
+        return Psn.distance(qp.completer.expectedPsn, psnHigh);
     }
 
     /**
