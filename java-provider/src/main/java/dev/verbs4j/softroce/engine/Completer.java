@@ -172,6 +172,10 @@ final class Completer {
         // packets sent before the rewind. Any other response there answers nothing pending.
         boolean lateAck = p.opcode() == Opcodes.RC_ACKNOWLEDGE && Aeth.isAck(p.aeth().syndrome())
                 && Psn.compare(psn, qp.requester.psnHigh) < 0;
+        if (!lateAck && Psn.compare(psn, qp.requester.psn) >= 0 && Psn.compare(psn, qp.requester.psnHigh) < 0
+                && endsARequest(p)) {
+            qp.requester.countAnsweredAsSent(psn);
+        }
         if (Psn.compare(psn, qp.requester.psn) >= 0 && !lateAck) {
             qp.counters.increment(Counters.DROP_GHOST_RESPONSE);
             return;
@@ -218,6 +222,19 @@ final class Completer {
         }
         retriesLeftAfterProgress();
         rearmOrStop(nowNs);
+    }
+
+    /**
+     * Whether {@code p} answers the request at its PSN for good: a read response, an atomic
+     * acknowledgement, or a NAK other than a sequence error (an RNR NAK or a sequence error
+     * asks for the request again, which goes again anyway).
+     */
+    private static boolean endsARequest(PacketView p) {
+        if (p.opcode() == Opcodes.RC_ACKNOWLEDGE) {
+            int syndrome = p.aeth().syndrome();
+            return Aeth.isNak(syndrome) && Aeth.value(syndrome) != 0;
+        }
+        return p.opcode() == Opcodes.RC_ATOMIC_ACKNOWLEDGE || p.has(OpcodeTable.READ_RESPONSE);
     }
 
     private int lastProgressPsn = -1;

@@ -387,6 +387,48 @@ final class Requester {
     }
 
     /**
+     * An answer at {@code answeredPsn} (a read-like request's response, or a NAK that ends the
+     * connection) arrived after a timeout sent the requester back to or below it, and before
+     * the request it names went again. The responder had every packet before it and took
+     * that request: all of it counts as sent again, so the answer is taken for the request's
+     * own. It may be the only one to come: a responder need not answer a request it executed
+     * once (the kernel rxe drops a repeated FLUSH), and one that NAKed is in the error state.
+     *
+     * @return whether the request at {@code answeredPsn} now counts as sent
+     */
+    boolean countAnsweredAsSent(int answeredPsn) {
+        skipAcknowledged(Psn.add(answeredPsn, -1));
+        SendQueue sq = qp.sq;
+        while (sq.next != sq.tail() && sq.at(sq.next).state == Wqe.DONE) {
+            sq.next++;
+        }
+        if (psn != answeredPsn || sq.next == sq.tail() || sq.at(sq.next).isLocal()) {
+            return false;
+        }
+        Wqe w = sq.at(sq.next);
+        if (w.state == Wqe.POSTED) {
+            w.firstPsn = psn;
+            w.receivedBytes = 0;
+            w.responseStarted = false;
+        }
+        boolean onePsn = w.isReadLike() && w.opcode != WrOpcode.RDMA_READ;
+        int packets = onePsn ? 1 : (int) Math.max(1, (w.totalLength + qp.mtu - 1) / qp.mtu);
+        int last = Psn.add(w.firstPsn, packets - 1);
+        if (Psn.compare(last, answeredPsn) < 0 || Psn.compare(last, psnHigh) >= 0) {
+            return false; // not a request sent whole before the timeout
+        }
+        w.sentBytes = w.totalLength;
+        w.lastPsn = last;
+        w.state = Wqe.SENT;
+        psn = Psn.next(last);
+        sq.next++;
+        if (w.isReadLike()) {
+            outstandingReadLike++;
+        }
+        return true;
+    }
+
+    /**
      * Asks again for the answer to the read-like request {@code w}, from {@code fromPsn}, and
      * nothing else: the responder executed it and what follows (its ACK past the request, or a
      * later packet of the answer, said so), so it replays the answer from its resources and
