@@ -168,8 +168,9 @@ final class Completer {
             return;
         }
         int psn = p.bth().psn();
-        // After a rewind, only a plain ACK may name a PSN past the resend point: one of the
-        // packets sent before the rewind. Any other response there answers nothing pending.
+        // After a rewind, a response may name a PSN past the resend point, one of the packets
+        // sent before the rewind: a plain ACK, or the answer to the request there, which then
+        // counts as sent again. A response past everything ever sent answers nothing.
         boolean lateAck = p.opcode() == Opcodes.RC_ACKNOWLEDGE && Aeth.isAck(p.aeth().syndrome())
                 && Psn.compare(psn, qp.requester.psnHigh) < 0;
         if (!lateAck && Psn.compare(psn, qp.requester.psn) >= 0 && Psn.compare(psn, qp.requester.psnHigh) < 0
