@@ -12,8 +12,9 @@ the soft provider follows): it is printed as a finding. Any other failure, a fai
 run or a missing result fails the run. With --kernel-columns only the ibverbs-rxe-<release>
 columns are judged (scripts/vm-kernels.sh on its own). Writes
 target/vm/summary.env for scripts/test-summary.sh (totals over the VM columns, and one line
-per column), and one conformance report per interop direction (interop-<direction>.json
-beside ibverbs-rxe.json), so the matrix has a column for each soft/kernel pair.
+per column), one conformance report per interop direction (interop-<direction>.json
+beside ibverbs-rxe.json), so the matrix has a column for each soft/kernel pair, and the
+repeated-requests report: how many answers rxe0 gave requests a soft client sent twice.
 
 rdma-core's own pyverbs tests ran on rxe0 in the same boot (pyverbs-rxe.json, written by
 scripts/pyverbs-run.py) are the reference the suite is mapped to
@@ -315,6 +316,70 @@ def write_interop_report(name, rc):
     return [c for c in cases if c["outcome"] == "fail"]
 
 
+# The repeated-requests column (vm-guest.sh): a soft client that sends every packet twice runs
+# one perf test against a perf server on rxe0; each request must be answered twice.
+REPEAT_COLUMN = "repeated-requests"
+REPEAT_CASES = [
+    ("read_lat", "wire/RepeatedRequest#readIsAnsweredAgain", "an RDMA READ that comes twice is answered twice"),
+    ("atomic_write_lat", "wire/RepeatedRequest#atomicWriteIsAnsweredAgain",
+     "an ATOMIC WRITE that comes twice is answered twice"),
+    ("flush_lat", "wire/RepeatedRequest#flushIsAnsweredAgain", "a FLUSH that comes twice is answered twice"),
+]
+
+
+def repeat_outcome(requests, answers):
+    """pass when every request was answered twice (the last repeat's answer may come after the
+    client read its counters), fail when none was answered again; None for anything between."""
+    if requests > 0 and answers >= 2 * requests - 1:
+        return "pass"
+    if requests > 0 and requests <= answers <= requests + 1:
+        return "fail"
+    return None
+
+
+def write_repeat_report(problems):
+    """Writes conformance-tests/target/conformance/repeated-requests.json from the repeat pairings'
+    logs, when they ran. A pairing that did not run or whose answers fit neither outcome is a
+    problem of its own, so that no findings line can excuse it."""
+    if not glob.glob(os.path.join(VM, "perf-repeat-*.rc")):
+        return
+    cases = []
+    device = "soft0"
+    for test, case_id, words in REPEAT_CASES:
+        rc = (read_lines(os.path.join(VM, "perf-repeat-%s.rc" % test)) or ["missing"])[0].split()
+        counted = None
+        for line in read_lines(os.path.join(VM, "perf-repeat-%s-client.log" % test)) or []:
+            m = re.search(r"counters: (\S+): out (\d+), in (\d+)", line)
+            if m:
+                device, counted = m.group(1), (int(m.group(2)), int(m.group(3)))
+        outcome = repeat_outcome(*counted) if counted and rc == ["0", "0"] else None
+        if outcome is None:
+            problems.append("repeated requests, %s: the pairing did not measure it (client, server status: %s; "
+                            "requests and answers: %s; logs in target/vm/perf-repeat-%s-*.log)"
+                            % (test, " ".join(rc), counted, test))
+            outcome = "fail"
+        detail = "%d requests, each sent twice: %d answers" % counted if counted else "not measured"
+        cases.append({"id": case_id, "class": "dev.verbs4j.tools.perf.PerfCommand", "name": words,
+                      "outcome": outcome, "detail": detail, "durationMs": 0})
+    failed = sum(1 for c in cases if c["outcome"] == "fail")
+    report = {
+        "format": "verbs4j-conformance-report/1",
+        "label": REPEAT_COLUMN,
+        "provider": "soft", "device": device,
+        "peerProvider": "ibverbs", "peerDevice": "rxe0",
+        "kernel": (read_lines(os.path.join(VM, "repeat-kernel.txt")) or [""])[0],
+        "startedAt": finished_at(os.path.join(VM, "perf-repeat-flush_lat.rc")),
+        "durationMs": 0,
+        "environment": "kernel rxe micro-VM: verbs4j perf with every packet of the soft client sent twice, "
+                       "against verbs4j perf --server on rxe0",
+        "counts": {"pass": len(cases) - failed, "fail": failed, "skip": 0},
+        "cases": cases,
+    }
+    with open(os.path.join(REPORTS, REPEAT_COLUMN + ".json"), "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+
+
 def perf_line(path, pattern):
     try:
         with open(path) as f:
@@ -549,6 +614,8 @@ def judge_connection_manager(column_lines, problems):
 def main():
     kernel_columns_only = sys.argv[1:] == ["--kernel-columns"]
     problems = []
+    if not kernel_columns_only:
+        write_repeat_report(problems)
     columns = vm_columns()
     if kernel_columns_only:
         columns = [r for r in columns if r["label"].startswith(KERNEL_COLUMN + "-") and r["label"] != CONTAINER_COLUMN]
@@ -557,7 +624,7 @@ def main():
         sys.exit(1)
     if not kernel_columns_only:
         labels = {r["label"] for r in columns}
-        for label in ("soft-to-rxe", "rxe-to-soft") + CM_COLUMNS:
+        for label in ("soft-to-rxe", "rxe-to-soft", REPEAT_COLUMN) + CM_COLUMNS:
             if label not in labels:
                 problems.append("no %s.json conformance report (log in target/vm/%s.log)" % (label, label))
     lists = finding_lists()

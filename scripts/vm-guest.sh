@@ -184,5 +184,17 @@ perf_pair ibverbs-two-processes "$v4j perf --server --provider ibverbs --device 
 # The soft engine in the peer namespace writing to the kernel rxe across the veth pair.
 perf_pair soft-client-kernel-server "$v4j perf --server --provider ibverbs --device rxe0 -p 18518" \
     "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; $v4j perf write_bw --address 10.9.0.2 -m 1024 -s 65536 -n 2000 -p 18518 10.9.0.1'"
+# A request that comes twice, as when a requester resends one whose answer was lost or late:
+# the soft client sends every packet twice (its fault injector, duplicate:1), so the kernel
+# responder sees each READ, ATOMIC WRITE and FLUSH again at its PSN. IBTA has a responder
+# answer a duplicate of these again; the client's counters say how many answers came back.
+# vm-evaluate.py makes them the cases of the repeated-requests column.
+uname -r > "$out/repeat-kernel.txt"
+port=18530
+for test in read_lat atomic_write_lat flush_lat; do
+    perf_pair "repeat-$test" "$v4j perf --server --provider ibverbs --device rxe0 -p $port" \
+        "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run -Dverbs4j.soft.faults=duplicate:1 $soft_opts -cp $tools_classpath dev.verbs4j.tools.Verbs4jCli perf $test -n 100 -w 0 --address 10.9.0.2 -p $port 10.9.0.1'"
+    port=$((port + 1))
+done
 bash scripts/vm-guest-perftest.sh
 step "done"
