@@ -136,6 +136,7 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
     public synchronized void adviseMr(MrAdvice advice, int flags, ScatterGatherList sges) {
         ensureOpen();
         int count = sges.count();
+        refuseRegionsNotOnDemand(advice, sges);
         try (ibv_sge ranges = new ibv_sge(Math.max(1, count))) {
             for (int i = 0; i < count; i++) {
                 ranges.position(i).addr(sges.address(i)).length(sges.length(i)).lkey(sges.lkey(i));
@@ -143,6 +144,23 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
             ranges.position(0);
             NativeErrors.check(MemoryVerbs.ibv_advise_mr(handle, advice.value(), flags, ranges, count),
                     "ibv_advise_mr(" + advice + ")");
+        }
+    }
+
+    /**
+     * Advice is for on-demand regions only. The kernel's rxe takes any region its lkey names
+     * for an on-demand one and reads the fields of one that is not as the ODP state it lacks:
+     * a kernel fault (7.3.4), or a write to whatever those fields point at. So a range whose
+     * lkey names a region of this domain registered without ON_DEMAND never reaches the kernel.
+     * An lkey this domain does not know is the kernel's to refuse.
+     */
+    private void refuseRegionsNotOnDemand(MrAdvice advice, ScatterGatherList sges) {
+        for (int i = 0; i < sges.count(); i++) {
+            IbverbsMr region = regions.lookup(sges.lkey(i));
+            if (region != null && (region.accessMask() & IbverbsConstants.IBV_ACCESS_ON_DEMAND) == 0) {
+                throw new VerbsException(Errno.EINVAL, "ibv_advise_mr(" + advice + "): range " + i + " is in the region"
+                        + " with lkey 0x" + Integer.toHexString(sges.lkey(i)) + ", which was registered without ON_DEMAND");
+            }
         }
     }
 
