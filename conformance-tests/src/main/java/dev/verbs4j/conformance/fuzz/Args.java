@@ -91,6 +91,27 @@ final class Args {
         return chance(8) ? random.nextInt() : Access.toMask(access());
     }
 
+    /** The rkey a LOCAL_INV or SEND_WITH_INV names: as {@link #rkey}, but no window's where the device may not take it. */
+    int invalidatedKey() {
+        int key = rkey();
+        if (!routes.invalidatesWindows()) {
+            while (namesALiveWindow(key)) {
+                key = random.nextInt();
+            }
+        }
+        return key;
+    }
+
+    /** Whether the key's index (all but its low byte) is a live window's: the kernel finds windows by index. */
+    private boolean namesALiveWindow(int key) {
+        for (MemoryWindow w : world.windows.live()) {
+            if (w.rkey() >>> 8 == key >>> 8) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** An rkey: of a live or closed region or window, a stepped one, or made up. */
     int rkey() {
         switch (random.nextInt(4)) {

@@ -47,7 +47,11 @@ public final class FuzzMain {
         Device device = options.device() == null ? provider.devices().getFirst()
                 : provider.devices().stream().filter(d -> d.name().equals(options.device())).findFirst()
                         .orElseThrow(() -> new IllegalArgumentException("no device " + options.device()));
-        Routes gids = routes(device);
+        Routes gids = routes(device, invalidatesWindows(options.provider(), device.name()));
+        if (!gids.invalidatesWindows()) {
+            System.out.println("fuzz: LOCAL_INV and SEND_WITH_INV name no window's rkey on " + device.name()
+                    + ": the kernel's rxe faults when it invalidates a type 2 window that is not bound");
+        }
 
         long warmupStart = System.nanoTime();
         if (!fuzz(device, gids, options.seed() ^ 0x5DEECE66DL, options.warmup(), "warm-up")) {
@@ -93,7 +97,17 @@ public final class FuzzMain {
      * The GIDs routes may name: the device's own (a queue pair of this host answers), the
      * zero GID, and none else, so that no packet leaves for another host.
      */
-    private static Routes routes(Device device) {
+    /**
+     * Whether LOCAL_INV and SEND_WITH_INV may name a window's rkey. Not on the kernel's rxe:
+     * invalidating a type 2 window that is not bound (never bound, or invalidated already)
+     * drops a reference to a queue pair such a window does not have, and the kernel faults in
+     * its work queue, which panics the host. There they name regions' keys and made-up ones.
+     */
+    static boolean invalidatesWindows(String provider, String device) {
+        return !("ibverbs".equals(provider) && device.startsWith("rxe"));
+    }
+
+    private static Routes routes(Device device, boolean invalidatesWindows) {
         Set<Gid> gids = new LinkedHashSet<>();
         int ownIndex;
         try (DeviceContext ctx = device.open()) {
@@ -111,15 +125,16 @@ public final class FuzzMain {
             }
         }
         gids.add(Gid.ZERO);
-        return new Routes(new ArrayList<>(gids), ownIndex);
+        return new Routes(new ArrayList<>(gids), ownIndex, invalidatesWindows);
     }
 
     /**
-     * What routes may name.
+     * What requests may name on the device.
      *
-     * @param gids     the GIDs, the device's chosen one first
-     * @param ownIndex the index of the first, as a route's source GID index
+     * @param gids               the GIDs, the device's chosen one first
+     * @param ownIndex           the index of the first, as a route's source GID index
+     * @param invalidatesWindows whether an invalidation may name a window's rkey ({@link #invalidatesWindows})
      */
-    record Routes(List<Gid> gids, int ownIndex) {
+    record Routes(List<Gid> gids, int ownIndex, boolean invalidatesWindows) {
     }
 }

@@ -160,7 +160,7 @@ final class WorkCalls {
         switch (a.oneOf(OPCODES)) {
             case SEND -> wr.send();
             case SEND_WITH_IMM -> wr.sendWithImm(a.random().nextInt());
-            case SEND_WITH_INV -> wr.sendWithInv(a.rkey());
+            case SEND_WITH_INV -> wr.sendWithInv(a.invalidatedKey());
             case RDMA_WRITE -> wr.rdmaWrite(a.remoteAddress(), a.rkey());
             case RDMA_WRITE_WITH_IMM -> wr.rdmaWriteWithImm(a.remoteAddress(), a.rkey(), a.random().nextInt());
             case RDMA_READ -> wr.rdmaRead(a.remoteAddress(), a.rkey());
@@ -169,7 +169,7 @@ final class WorkCalls {
             case ATOMIC_FETCH_AND_ADD -> wr.fetchAndAdd(a.remoteAddress(), a.rkey(), a.random().nextLong());
             case ATOMIC_WRITE -> wr.atomicWrite(a.remoteAddress(), a.rkey(), a.random().nextLong());
             case FLUSH -> wr.flush(a.remoteAddress(), a.rkey(), a.length(), a.below(5), a.oneOf(FLUSH_LEVELS));
-            case LOCAL_INV -> wr.localInvalidate(a.rkey());
+            case LOCAL_INV -> wr.localInvalidate(a.invalidatedKey());
             case BIND_MW -> {
                 MemoryWindow window = w.windows.pick(a.random());
                 MemoryRegion region = w.regions.pick(a.random());
