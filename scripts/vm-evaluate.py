@@ -702,6 +702,10 @@ def main():
             print("perf on rxe0: %s %.3f Gb/s vs ib_write_bw %.3f Gb/s: %.0f%%"
                   % (what, float(line[3]), float(bw_c[3]), 100 * float(line[3]) / float(bw_c[3])))
 
+    faults = read_lines(os.path.join(VM, "kernel-faults.txt"))
+    if faults:
+        problems.append("the guest kernel faulted during the boot's runs (%d lines in target/vm/kernel-faults.txt): %s"
+                        % (len(faults), faults[0]))
     fuzz_passed = judge_fuzzer(column_lines, problems)
     cm_passed = judge_connection_manager(column_lines, problems)
 

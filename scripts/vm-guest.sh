@@ -197,4 +197,10 @@ for test in read_lat atomic_write_lat flush_lat; do
     port=$((port + 1))
 done
 bash scripts/vm-guest-perftest.sh
+
+# Whatever ran above, the kernel must not have faulted: an oops kills the thread that made the
+# call (a JVM may go on without it) and may have written where it should not.
+# vm-evaluate.py fails the run on any line here.
+dmesg | grep -E "BUG:|Oops|general protection fault|Kernel panic" > "$out/kernel-faults.txt"
+head -n 5 "$out/kernel-faults.txt"
 step "done"
