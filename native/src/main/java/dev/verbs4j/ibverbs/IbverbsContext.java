@@ -272,6 +272,17 @@ final class IbverbsContext extends Resource implements DeviceContext {
         pds = java.util.Arrays.stream(pds).filter(p -> p != pd).toArray(IbverbsPd[]::new);
     }
 
+    /** The live type 2 window of this context whose key is {@code rkey}, or null. */
+    IbverbsMw type2Window(int rkey) {
+        for (IbverbsPd pd : pds) {
+            IbverbsMw w = pd.type2Window(rkey);
+            if (w != null) {
+                return w;
+            }
+        }
+        return null;
+    }
+
     /** An empty poll looks at one region of each domain for memory freed while registered ({@link RegionKeys#sweepOne}). */
     void sweepFreedMemory() {
         for (IbverbsPd pd : pds) {

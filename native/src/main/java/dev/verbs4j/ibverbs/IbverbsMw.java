@@ -20,6 +20,11 @@ final class IbverbsMw extends Resource implements MemoryWindow {
     private final MwType type;
     private volatile int rkey;
     private volatile IbverbsMr boundRegion;
+    /**
+     * Type 2: whether the last request posted for this window was a bind with a length, so
+     * that invalidating it is safe (see {@link SendPoster}'s LOCAL_INV check).
+     */
+    private volatile boolean bound;
 
     IbverbsMw(IbverbsPd pd, ibv_mw handle, MwType type) {
         super("memory window", pd);
@@ -85,6 +90,23 @@ final class IbverbsMw extends Resource implements MemoryWindow {
         rkey = newRkey;
         handle.rkey(newRkey);
         boundRegion = length == 0 ? null : region;
+        bound = length != 0;
+    }
+
+    /**
+     * Whether a LOCAL_INV of this type 2 window may reach the kernel: a bind with a length
+     * was posted for it since it was allocated or a LOCAL_INV was last posted for it. The
+     * kernel's rxe faults when it invalidates a type 2 window without a queue pair or region
+     * (one never bound, bound with no length, or invalidated already). A peer's SEND_WITH_INV
+     * invalidates a window unseen here, so this catches what this process alone does.
+     */
+    boolean mayBeInvalidated() {
+        return bound;
+    }
+
+    /** A LOCAL_INV naming this window's key was posted. */
+    void invalidationPosted() {
+        bound = false;
     }
 
     @Override

@@ -177,6 +177,16 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
         windows.remove(window);
     }
 
+    /** The live type 2 window of this domain whose key is {@code rkey}, or null. */
+    IbverbsMw type2Window(int rkey) {
+        for (IbverbsMw w : windows) {
+            if (w.type() == MwType.TYPE_2 && w.rkey() == rkey && !w.isClosed()) {
+                return w;
+            }
+        }
+        return null;
+    }
+
     /** Deallocates every live window this process bound to {@code region} last. */
     void closeWindowsBoundTo(IbverbsMr region) {
         for (IbverbsMw w : windows) {

@@ -57,7 +57,7 @@ final class IbverbsQp extends Resource implements QueuePair {
         this.qpn = handle.qp_num();
         this.capacity = capacity;
         this.sender = new SendPoster(extended, sendOpsFlags, type == QpType.UD, capacity.maxSendSge(),
-                capacity.maxInlineData(), pd.regions);
+                capacity.maxInlineData(), pd.regions, pd.context);
         this.receiver = srq == null ? new ReceivePoster(capacity.maxRecvSge()) : null;
     }
 

@@ -40,6 +40,8 @@ final class SendPoster {
     private final BytePointer inlineStaging;
     /** The domain's regions, to refuse entries naming freed memory; null when not checked. */
     private final RegionKeys regions;
+    /** The context whose type 2 windows a LOCAL_INV may name; null when not checked. */
+    private final IbverbsContext windows;
     /** The list {@link #post} posts its one request as (no allocation per post). */
     private final SendWorkRequest[] single = new SendWorkRequest[1];
     /**
@@ -54,12 +56,17 @@ final class SendPoster {
      * @param datagram     whether it is a UD queue pair (every send names an address handle)
      */
     SendPoster(ibv_qp_ex qp, long sendOpsFlags, boolean datagram, int maxSge, int maxInline) {
-        this(qp, sendOpsFlags, datagram, maxSge, maxInline, null);
+        this(qp, sendOpsFlags, datagram, maxSge, maxInline, null, null);
     }
 
-    /** @param regions the domain's regions: an entry naming one whose memory was freed is refused ({@code EFAULT}) */
-    SendPoster(ibv_qp_ex qp, long sendOpsFlags, boolean datagram, int maxSge, int maxInline, RegionKeys regions) {
+    /**
+     * @param regions the domain's regions: an entry naming one whose memory was freed is refused ({@code EFAULT})
+     * @param windows the context: a LOCAL_INV of one of its type 2 windows that is not bound is refused ({@code EINVAL})
+     */
+    SendPoster(ibv_qp_ex qp, long sendOpsFlags, boolean datagram, int maxSge, int maxInline, RegionKeys regions,
+               IbverbsContext windows) {
         this.regions = regions;
+        this.windows = windows;
         this.qp = qp;
         this.sendOpsFlags = sendOpsFlags;
         this.datagram = datagram;
@@ -144,6 +151,22 @@ final class SendPoster {
             hold(window(wr), "window");
             hold(boundRegion(wr), "region");
         }
+        if (op == WrOpcode.LOCAL_INV && windows != null) {
+            refuseUnboundWindow(wr.invalidateRkey());
+        }
+    }
+
+    /**
+     * Refuses a LOCAL_INV of a type 2 window of this context that is not bound, by what this
+     * process posted ({@link IbverbsMw#mayBeInvalidated}): the kernel's rxe would fault on it.
+     */
+    private void refuseUnboundWindow(int rkey) {
+        IbverbsMw window = windows.type2Window(rkey);
+        if (window != null && !window.mayBeInvalidated()) {
+            throw new VerbsException(Errno.EINVAL, "LOCAL_INV of the type 2 window with rkey 0x" + Integer.toHexString(rkey)
+                    + ", which is not bound: no bind with a length was posted for it since it was allocated or last"
+                    + " invalidated (rxe faults on invalidating such a window)");
+        }
     }
 
     /**
@@ -192,6 +215,11 @@ final class SendPoster {
         for (int i = 0; i < count; i++) {
             if (wrs[i].opcode() == WrOpcode.BIND_MW) {
                 window(wrs[i]).bindPosted(wrs[i].newKey(), boundRegion(wrs[i]), wrs[i].bindLength());
+            } else if (wrs[i].opcode() == WrOpcode.LOCAL_INV && windows != null) {
+                IbverbsMw invalidated = windows.type2Window(wrs[i].invalidateRkey());
+                if (invalidated != null) {
+                    invalidated.invalidationPosted();
+                }
             }
         }
     }

@@ -1,10 +1,12 @@
 package dev.verbs4j.conformance.memwindow;
 
 import dev.verbs4j.Access;
+import dev.verbs4j.Errno;
 import dev.verbs4j.MemoryWindow;
 import dev.verbs4j.MwType;
 import dev.verbs4j.QpState;
 import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.VerbsException;
 import dev.verbs4j.WcFlag;
 import dev.verbs4j.WcOpcode;
 import dev.verbs4j.WcStatus;
@@ -29,7 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Type 2 memory windows (IBTA 10.6.7.2): bound by a BIND_MW work request to the queue
  * pair that posted it, usable only through that queue pair, and revoked by LOCAL_INV,
  * by the peer's SEND_WITH_INV (the receive reports IBV_WC_WITH_INV and the rkey) or by
- * deallocation. Modelled on pyverbs' {@code test_mw_type2*}.
+ * deallocation. A LOCAL_INV of a window that is not bound changes nothing: it completes, or
+ * is refused at the post with EINVAL where the provider knows the device would fault on it
+ * (the ibverbs provider on the kernel's rxe), and the window still grants nothing. Modelled
+ * on pyverbs' {@code test_mw_type2*}.
  */
 @ConformanceSuite
 class Type2WindowTest {
@@ -79,6 +84,42 @@ class Type2WindowTest {
         Expect.status(WcStatus.REM_ACCESS_ERR, Windows.write(pair, source, 64, region.remoteAddress(0), rkey, 613),
                 "write through a locally invalidated window");
         Bytes.assertFilled(region.memory(), (byte) 0, "the region behind the invalidated window");
+    }
+
+    @Test
+    void invalidatingAWindowTwiceChangesNothing(Testbed bed) {
+        Windows.requireType2(bed);
+        RcPair pair = bed.rcPair();
+        Buffer region = Windows.bindableRegion(bed, pair);
+        MemoryWindow mw = bed.window(pair.remote().pd(), MwType.TYPE_2);
+        int rkey = Windows.bindType2(pair, mw, region, 0, 4096, Windows.remoteWrite(), 621);
+        pair.remote().qp().postSend(new SendWorkRequest().wrId(622).signaled(true).localInvalidate(rkey));
+        Expect.success(WcOpcode.LOCAL_INV, 622, Completions.next(pair.remote().sendCq(), "the first invalidate"), "LOCAL_INV");
+
+        invalidationOfAnUnboundWindow(pair, region, rkey, 623, "a second LOCAL_INV of the same window");
+    }
+
+    @Test
+    void invalidatingAWindowNeverBoundChangesNothing(Testbed bed) {
+        Windows.requireType2(bed);
+        RcPair pair = bed.rcPair();
+        Buffer region = Windows.bindableRegion(bed, pair);
+        MemoryWindow mw = bed.window(pair.remote().pd(), MwType.TYPE_2);
+
+        invalidationOfAnUnboundWindow(pair, region, mw.rkey(), 625, "LOCAL_INV of a type 2 window never bound");
+    }
+
+    private static void invalidationOfAnUnboundWindow(RcPair pair, Buffer region, int rkey, long wrId, String what) {
+        try {
+            pair.remote().qp().postSend(new SendWorkRequest().wrId(wrId).signaled(true).localInvalidate(rkey));
+            Expect.success(WcOpcode.LOCAL_INV, wrId, Completions.next(pair.remote().sendCq(), what), what);
+        } catch (VerbsException refused) {
+            assertEquals(Errno.EINVAL, refused.error(), what + ", refused at the post: " + refused.getMessage());
+        }
+        Buffer source = pair.local().buffer(64);
+        Expect.status(WcStatus.REM_ACCESS_ERR, Windows.write(pair, source, 64, region.remoteAddress(0), rkey, wrId + 1),
+                "write through the window after " + what);
+        Bytes.assertFilled(region.memory(), (byte) 0, "the region behind the window");
     }
 
     @Test
