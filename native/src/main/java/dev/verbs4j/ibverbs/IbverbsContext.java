@@ -16,6 +16,7 @@ import dev.verbs4j.PortAttributes;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.VerbsException;
 import dev.verbs4j.WcField;
+import dev.verbs4j.WcFlag;
 import dev.verbs4j.ibverbs.binding.CompletionVerbs;
 import dev.verbs4j.ibverbs.binding.DeviceVerbs;
 import dev.verbs4j.ibverbs.binding.FileDescriptors;
@@ -270,6 +271,61 @@ final class IbverbsContext extends Resource implements DeviceContext {
 
     synchronized void pdClosed(IbverbsPd pd) {
         pds = java.util.Arrays.stream(pds).filter(p -> p != pd).toArray(IbverbsPd[]::new);
+    }
+
+    /** How many type 2 windows of this context are live. */
+    private final java.util.concurrent.atomic.AtomicInteger type2Windows = new java.util.concurrent.atomic.AtomicInteger();
+
+    void type2WindowOpened() {
+        type2Windows.incrementAndGet();
+    }
+
+    void type2WindowClosed() {
+        type2Windows.decrementAndGet();
+    }
+
+    /** Whether a type 2 window of this context is live: while none is, a receive's flags need not be read. */
+    boolean hasType2Windows() {
+        return type2Windows.get() > 0;
+    }
+
+    /** The vendor id the kernel's rxe reports (IBTA's "no vendor"). */
+    private static final int RXE_VENDOR_ID = 0xFFFFFF;
+    /** The kernel's {@code IB_WC_WITH_INVALIDATE}, which is {@code IBV_WC_IP_CSUM_OK} in libibverbs' numbering. */
+    private static final int KERNEL_WITH_INVALIDATE = 1 << 2;
+    /** {@link #invalidationFlags}, once asked; 0 before. */
+    private volatile int invalidationFlags;
+
+    /**
+     * The {@code wc_flags} bits by which a receive of this device reports a peer's
+     * SEND_WITH_INV: {@code IBV_WC_WITH_INV}, and on the kernel's rxe also bit 2, since rxe
+     * writes the kernel's own flag into the completion (a finding of the suite). Elsewhere
+     * bit 2 is {@code IBV_WC_IP_CSUM_OK} and says nothing of an invalidation.
+     */
+    int invalidationFlags() {
+        int flags = invalidationFlags;
+        if (flags == 0) {
+            flags = WcFlag.WITH_INV.value() | (queryDevice().vendorId() == RXE_VENDOR_ID ? KERNEL_WITH_INVALIDATE : 0);
+            invalidationFlags = flags;
+        }
+        return flags;
+    }
+
+    /**
+     * A successful receive completed with {@code wcFlags}. When they report a peer's
+     * SEND_WITH_INV ({@link #invalidationFlags}), the type 2 window of this context with key
+     * {@code invalidatedRkey}, if any, is no longer bound, and a LOCAL_INV of it is refused
+     * ({@link IbverbsMw#mayBeInvalidated}). Nothing is looked up while the context has no
+     * type 2 window.
+     */
+    void received(int wcFlags, int invalidatedRkey) {
+        if (type2Windows.get() == 0 || (wcFlags & invalidationFlags()) == 0) {
+            return;
+        }
+        IbverbsMw window = type2Window(invalidatedRkey);
+        if (window != null) {
+            window.invalidated();
+        }
     }
 
     /** The live type 2 window of this context whose key is {@code rkey}, or null. */

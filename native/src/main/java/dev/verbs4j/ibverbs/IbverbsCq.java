@@ -4,6 +4,8 @@ import dev.verbs4j.CompletionChannel;
 import dev.verbs4j.CompletionQueue;
 import dev.verbs4j.Errno;
 import dev.verbs4j.VerbsException;
+import dev.verbs4j.WcOpcode;
+import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.ibverbs.binding.CompletionVerbs;
 import dev.verbs4j.ibverbs.binding.ibv_cq;
@@ -67,7 +69,11 @@ class IbverbsCq extends Resource implements CompletionQueue {
                 throw NativeErrors.failure(polled < -1 ? -polled : NativeErrors.EIO, "ibv_poll_cq");
             }
             for (int i = 0; i < polled; i++) {
-                Completions.fill(completions.position(i), out[filled + i]);
+                WorkCompletion wc = out[filled + i];
+                Completions.fill(completions.position(i), wc);
+                if (wc.flags() != 0 && wc.status() == WcStatus.SUCCESS && wc.opcode() == WcOpcode.RECV) {
+                    context.received(wc.flags(), wc.invalidatedRkey());
+                }
             }
             completions.position(0);
             filled += polled;

@@ -9,6 +9,7 @@ import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.ibverbs.binding.CompletionVerbs;
 import dev.verbs4j.ibverbs.binding.ExtendedCompletionVerbs;
+import dev.verbs4j.ibverbs.binding.IbverbsConstants;
 import dev.verbs4j.ibverbs.binding.ibv_cq_ex;
 
 import java.util.Set;
@@ -79,6 +80,7 @@ final class IbverbsExtendedCq extends IbverbsCq implements ExtendedCompletionQue
         int rc = ExtendedCompletionVerbs.ibv_start_poll(extended, null);
         if (rc == 0) {
             hasCurrent = true;
+            noteInvalidation();
             return true;
         }
         pollLock.unlock();
@@ -93,6 +95,9 @@ final class IbverbsExtendedCq extends IbverbsCq implements ExtendedCompletionQue
         requireOpenPoll();
         int rc = ExtendedCompletionVerbs.ibv_next_poll(extended);
         hasCurrent = rc == 0;
+        if (hasCurrent) {
+            noteInvalidation();
+        }
         if (rc == 0 || rc == ENOENT) {
             return hasCurrent;
         }
@@ -105,6 +110,24 @@ final class IbverbsExtendedCq extends IbverbsCq implements ExtendedCompletionQue
         ExtendedCompletionVerbs.ibv_end_poll(extended);
         hasCurrent = false;
         pollLock.unlock();
+    }
+
+    /**
+     * Tells the context of a peer's SEND_WITH_INV that the current completion reports
+     * ({@link IbverbsContext#received}). It costs two reads (opcode, flags) per completion
+     * while the context has type 2 windows, and none otherwise; a queue made without
+     * {@link WcField#IMM} cannot read the invalidated key, so nothing is noted from it.
+     */
+    private void noteInvalidation() {
+        if (!context.hasType2Windows() || !fields.contains(WcField.IMM)
+                || extended.status() != IbverbsConstants.IBV_WC_SUCCESS
+                || ExtendedCompletionVerbs.ibv_wc_read_opcode(extended) != IbverbsConstants.IBV_WC_RECV) {
+            return;
+        }
+        int flags = ExtendedCompletionVerbs.ibv_wc_read_wc_flags(extended);
+        if (flags != 0) {
+            context.received(flags, ExtendedCompletionVerbs.ibv_wc_read_invalidated_rkey(extended));
+        }
     }
 
     private void requireOpenPoll() {

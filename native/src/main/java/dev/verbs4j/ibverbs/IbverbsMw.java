@@ -98,14 +98,18 @@ final class IbverbsMw extends Resource implements MemoryWindow {
      * was posted for it since it was allocated or a LOCAL_INV was last posted for it. The
      * kernel's rxe faults when it invalidates a type 2 window without a queue pair or region
      * (one never bound, bound with no length, or invalidated already). A peer's SEND_WITH_INV
-     * invalidates a window unseen here, so this catches what this process alone does.
+     * invalidates a window unseen here until this process polls the receive completion that
+     * reports it; a LOCAL_INV posted in between still reaches the kernel.
      */
     boolean mayBeInvalidated() {
         return bound;
     }
 
-    /** A LOCAL_INV naming this window's key was posted. */
-    void invalidationPosted() {
+    /**
+     * The window was invalidated: a LOCAL_INV naming its key was posted, or a receive
+     * completion reported a peer's SEND_WITH_INV of it.
+     */
+    void invalidated() {
         bound = false;
     }
 

@@ -170,11 +170,16 @@ final class IbverbsPd extends Resource implements ProtectionDomain {
         ibv_mw mw = NativeErrors.require(MemoryVerbs.ibv_alloc_mw(handle, type.value()), "ibv_alloc_mw(" + type + ")");
         IbverbsMw window = new IbverbsMw(this, mw, type);
         windows.add(window);
+        if (type == MwType.TYPE_2) {
+            context.type2WindowOpened();
+        }
         return window;
     }
 
     void windowClosed(IbverbsMw window) {
-        windows.remove(window);
+        if (windows.remove(window) && window.type() == MwType.TYPE_2) {
+            context.type2WindowClosed();
+        }
     }
 
     /** The live type 2 window of this domain whose key is {@code rkey}, or null. */

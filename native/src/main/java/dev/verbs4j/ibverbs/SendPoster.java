@@ -218,7 +218,7 @@ final class SendPoster {
             } else if (wrs[i].opcode() == WrOpcode.LOCAL_INV && windows != null) {
                 IbverbsMw invalidated = windows.type2Window(wrs[i].invalidateRkey());
                 if (invalidated != null) {
-                    invalidated.invalidationPosted();
+                    invalidated.invalidated();
                 }
             }
         }

@@ -2,11 +2,13 @@ package dev.verbs4j.conformance.memwindow;
 
 import dev.verbs4j.Access;
 import dev.verbs4j.Errno;
+import dev.verbs4j.ExtendedCompletionQueue;
 import dev.verbs4j.MemoryWindow;
 import dev.verbs4j.MwType;
 import dev.verbs4j.QpState;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.VerbsException;
+import dev.verbs4j.WcField;
 import dev.verbs4j.WcFlag;
 import dev.verbs4j.WcOpcode;
 import dev.verbs4j.WcStatus;
@@ -16,6 +18,7 @@ import dev.verbs4j.conformance.fixture.Bytes;
 import dev.verbs4j.conformance.fixture.Completions;
 import dev.verbs4j.conformance.fixture.ConformanceSuite;
 import dev.verbs4j.conformance.fixture.Expect;
+import dev.verbs4j.conformance.fixture.ExtendedCompletion;
 import dev.verbs4j.conformance.fixture.QpStates;
 import dev.verbs4j.conformance.fixture.RcPair;
 import dev.verbs4j.conformance.fixture.RcSpec;
@@ -23,6 +26,7 @@ import dev.verbs4j.conformance.fixture.Testbed;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,6 +113,64 @@ class Type2WindowTest {
         invalidationOfAnUnboundWindow(pair, region, mw.rkey(), 625, "LOCAL_INV of a type 2 window never bound");
     }
 
+    @Test
+    void invalidatingAWindowAPeerInvalidatedChangesNothing(Testbed bed) {
+        Windows.requireType2(bed);
+        RcPair pair = bed.rcPair();
+        Buffer region = Windows.bindableRegion(bed, pair);
+        MemoryWindow mw = bed.window(pair.remote().pd(), MwType.TYPE_2);
+        int rkey = Windows.bindType2(pair, mw, region, 0, 4096, Windows.remoteWrite(), 631);
+        WorkCompletion recv = sendWithInvalidate(pair, pair.local().buffer(64), rkey, 632);
+        assertEquals(rkey, recv.invalidatedRkey(), "invalidated_rkey of the receive");
+
+        invalidationOfAnUnboundWindow(pair, region, rkey, 634, "a LOCAL_INV of a window a peer's SEND_WITH_INV invalidated");
+    }
+
+    /**
+     * As above, with the window on the side whose completion queues are extended ones: the
+     * receive that reports the peer's invalidation is read with {@code ibv_start_poll}.
+     */
+    @Test
+    void invalidatingAWindowAPeerInvalidatedChangesNothingWithExtendedQueues(Testbed bed) {
+        Windows.requireType2(bed);
+        RcPair pair = bed.rcPair(new RcSpec().localExtendedCqs(WcField.STANDARD));
+        ExtendedCompletionQueue sendCq = (ExtendedCompletionQueue) pair.local().sendCq();
+        ExtendedCompletionQueue recvCq = (ExtendedCompletionQueue) pair.local().recvCq();
+        Set<Access> bindable = Buffer.allRemoteAccess();
+        bindable.add(Access.MW_BIND);
+        Buffer region = bed.buffer(pair.local().pd(), Windows.REGION, bindable);
+        Buffer sink = pair.local().buffer(64);
+        Buffer source = pair.remote().buffer(64);
+        MemoryWindow mw = bed.window(pair.local().pd(), MwType.TYPE_2);
+        int rkey = MemoryWindow.incrementRkey(mw.rkey());
+        pair.local().qp().postSend(new SendWorkRequest().wrId(641).signaled(true)
+                .bindMw(mw, rkey, region.region(), region.remoteAddress(0), 4096, Access.toMask(Windows.remoteWrite())));
+        expectSuccess(ExtendedCompletion.next(sendCq, "the type 2 bind"), 641, WcOpcode.BIND_MW);
+        pair.local().postRecv(642, sink, 0, 64);
+        pair.remote().qp().postSend(new SendWorkRequest().wrId(643).signaled(true).buffer(source.region(), 0, 16).sendWithInv(rkey));
+        Expect.success(WcOpcode.SEND, 643, Completions.next(pair.remote().sendCq(), "the send with invalidate"), "SEND_WITH_INV");
+        expectSuccess(ExtendedCompletion.next(recvCq, "the receive"), 642, WcOpcode.RECV);
+
+        String what = "a LOCAL_INV of a window a peer's SEND_WITH_INV invalidated";
+        try {
+            pair.local().qp().postSend(new SendWorkRequest().wrId(644).signaled(true).localInvalidate(rkey));
+            expectSuccess(ExtendedCompletion.next(sendCq, what), 644, WcOpcode.LOCAL_INV);
+        } catch (VerbsException refused) {
+            assertEquals(Errno.EINVAL, refused.error(), what + ", refused at the post: " + refused.getMessage());
+        }
+        pair.remote().qp().postSend(new SendWorkRequest().wrId(645).signaled(true).buffer(source.region(), 0, 64)
+                .rdmaWrite(region.remoteAddress(0), rkey));
+        Expect.status(WcStatus.REM_ACCESS_ERR, Completions.next(pair.remote().sendCq(), "a write through the window"),
+                "write through the window after " + what);
+        Bytes.assertFilled(region.memory(), (byte) 0, "the region behind the window");
+    }
+
+    private static void expectSuccess(ExtendedCompletion c, long wrId, WcOpcode opcode) {
+        assertEquals(WcStatus.SUCCESS, c.status(), opcode + ": " + c);
+        assertEquals(wrId, c.wrId(), opcode + ": wr_id of " + c);
+        assertEquals(opcode, c.opcode(), "opcode of " + c);
+    }
+
     private static void invalidationOfAnUnboundWindow(RcPair pair, Buffer region, int rkey, long wrId, String what) {
         try {
             pair.remote().qp().postSend(new SendWorkRequest().wrId(wrId).signaled(true).localInvalidate(rkey));
@@ -122,21 +184,27 @@ class Type2WindowTest {
         Bytes.assertFilled(region.memory(), (byte) 0, "the region behind the window");
     }
 
+    /**
+     * The local side's SEND_WITH_INV of {@code rkey}, 16 bytes of {@code source} into a receive
+     * posted for it ({@code wrId}; the send is {@code wrId + 1}); returns the receive's completion.
+     */
+    private static WorkCompletion sendWithInvalidate(RcPair pair, Buffer source, int rkey, long wrId) {
+        pair.remote().postRecv(wrId, pair.remote().buffer(64), 0, 64);
+        pair.local().qp().postSend(new SendWorkRequest().wrId(wrId + 1).signaled(true).buffer(source.region(), 0, 16).sendWithInv(rkey));
+        Expect.success(WcOpcode.SEND, wrId + 1, Completions.next(pair.local().sendCq(), "the send with invalidate"), "SEND_WITH_INV");
+        return Expect.success(WcOpcode.RECV, wrId, Completions.next(pair.remote().recvCq(), "the receive"), "receive");
+    }
+
     @Test
     void sendWithInvalidateRevokesWindowAndReportsRkey(Testbed bed) {
         Windows.requireType2(bed);
         RcPair pair = bed.rcPair();
         Buffer region = Windows.bindableRegion(bed, pair);
         Buffer source = pair.local().buffer(64);
-        Buffer sink = pair.remote().buffer(64);
         MemoryWindow mw = bed.window(pair.remote().pd(), MwType.TYPE_2);
         int rkey = Windows.bindType2(pair, mw, region, 0, 4096, Windows.remoteWrite(), 621);
-        pair.remote().postRecv(622, sink, 0, 64);
 
-        pair.local().qp().postSend(new SendWorkRequest().wrId(623).signaled(true).buffer(source.region(), 0, 16).sendWithInv(rkey));
-
-        Expect.success(WcOpcode.SEND, 623, Completions.next(pair.local().sendCq(), "the send with invalidate"), "SEND_WITH_INV");
-        WorkCompletion recv = Expect.success(WcOpcode.RECV, 622, Completions.next(pair.remote().recvCq(), "the receive"), "receive");
+        WorkCompletion recv = sendWithInvalidate(pair, source, rkey, 622);
         assertTrue(WcFlag.WITH_INV.isSet(recv.flags()), "IBV_WC_WITH_INV is set: " + recv);
         assertEquals(rkey, recv.invalidatedRkey(), "invalidated_rkey of the receive");
         assertEquals(16, recv.byteLength(), "byte_len of the receive");
