@@ -23,6 +23,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -44,6 +46,11 @@ public final class LogServer implements AutoCloseable {
     private final MemorySegment file;
     private final ProtectionDomain pd;
     private final MemoryRegion region;
+    /** Held while a client is served: {@link #close} takes it, so the client's queue pair is gone before the domain. */
+    private final ReentrantLock serving = new ReentrantLock();
+    /** The client being served, which {@link #close} disconnects; null between clients. */
+    private volatile Socket client;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
      * Maps and registers {@code path}, an existing formatted log file.
@@ -79,19 +86,31 @@ public final class LogServer implements AutoCloseable {
         return file;
     }
 
-    /** Serves clients one after the other until {@code server} is closed. */
+    /** Serves clients one after the other until {@code server} or this replica is closed. */
     public void serve(ServerSocket server, Consumer<String> log) throws IOException {
         while (true) {
             Socket socket;
             try {
                 socket = server.accept();
-            } catch (SocketException closed) {
+            } catch (SocketException serverClosed) {
                 return;
             }
+            serving.lock();
             try (socket) {
+                // Published before closed is read, as close() sets closed before it reads
+                // client: one of the two sees the other, so no client is served after close.
+                client = socket;
+                if (closed.get()) {
+                    return;
+                }
                 serveOne(socket, log);
             } catch (IOException | RuntimeException e) {
-                log.accept("client " + socket.getRemoteSocketAddress() + " failed: " + e.getMessage());
+                if (!closed.get()) {
+                    log.accept("client " + socket.getRemoteSocketAddress() + " failed: " + e.getMessage());
+                }
+            } finally {
+                client = null;
+                serving.unlock();
             }
         }
     }
@@ -117,15 +136,36 @@ public final class LogServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Disconnects the client being served, if any, waits until its queue pair is destroyed,
+     * and releases the region, the domain and the file; a client that connects later is
+     * refused. A second call does nothing.
+     */
     @Override
     public void close() {
-        region.close();
-        pd.close();
-        arena.close();
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        Socket current = client;
+        if (current != null) {
+            try {
+                current.close();
+            } catch (IOException ignored) {
+                // Closing unblocks the serving thread whether or not the close went cleanly.
+            }
+        }
+        serving.lock();
         try {
-            channel.close();
-        } catch (IOException ignored) {
-            // Nothing was written through the channel.
+            region.close();
+            pd.close();
+            arena.close();
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // Nothing was written through the channel.
+            }
+        } finally {
+            serving.unlock();
         }
     }
 }

@@ -90,6 +90,16 @@ class ReplicationTest {
         return LogRecovery.recover(servers.get(replica).file(), (seq, p) -> Payloads.matches(seq, p, SIZE));
     }
 
+    /** A replica closed while it serves a writer disconnects the writer and releases its queue pair, then its domain. */
+    @Test
+    void aReplicaClosesWhileItServesAWriter() throws IOException {
+        try (Replicator log = new Replicator(contexts.get(0), targets, SIZE, FlushType.PERSISTENT, true, Duration.ofSeconds(10))) {
+            assertEquals(1, append(log));
+            servers.get(0).close();
+            servers.get(1).close();
+        }
+    }
+
     @Test
     void appendsLandOnEveryReplicaAndAWriterResumesAtTheSmallestTail() throws IOException {
         try (Replicator log = new Replicator(contexts.get(0), targets, SIZE, FlushType.PERSISTENT, true, Duration.ofSeconds(10))) {
