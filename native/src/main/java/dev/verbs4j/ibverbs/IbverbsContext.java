@@ -319,10 +319,14 @@ final class IbverbsContext extends Resource implements DeviceContext {
      * type 2 window.
      */
     void received(int wcFlags, int invalidatedRkey) {
-        if (type2Windows.get() == 0 || (wcFlags & invalidationFlags()) == 0) {
-            return;
+        if (hasType2Windows() && (wcFlags & invalidationFlags()) != 0) {
+            invalidated(invalidatedRkey);
         }
-        IbverbsMw window = type2Window(invalidatedRkey);
+    }
+
+    /** The type 2 window of this context with key {@code rkey}, if any, was invalidated ({@link IbverbsMw#invalidated}). */
+    void invalidated(int rkey) {
+        IbverbsMw window = type2Window(rkey);
         if (window != null) {
             window.invalidated();
         }

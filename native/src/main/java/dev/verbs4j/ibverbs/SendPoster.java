@@ -216,10 +216,7 @@ final class SendPoster {
             if (wrs[i].opcode() == WrOpcode.BIND_MW) {
                 window(wrs[i]).bindPosted(wrs[i].newKey(), boundRegion(wrs[i]), wrs[i].bindLength());
             } else if (wrs[i].opcode() == WrOpcode.LOCAL_INV && windows != null) {
-                IbverbsMw invalidated = windows.type2Window(wrs[i].invalidateRkey());
-                if (invalidated != null) {
-                    invalidated.invalidated();
-                }
+                windows.invalidated(wrs[i].invalidateRkey());
             }
         }
     }
