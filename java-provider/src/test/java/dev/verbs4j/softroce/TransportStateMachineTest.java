@@ -5,6 +5,7 @@ import dev.verbs4j.AddressHandleAttributes;
 import dev.verbs4j.CompletionQueue;
 import dev.verbs4j.DeviceContext;
 import dev.verbs4j.MemoryRegion;
+import dev.verbs4j.Mtu;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.QpAttributes;
 import dev.verbs4j.QpInitAttributes;
@@ -21,6 +22,7 @@ import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.softroce.engine.Counters;
 import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.wire.Opcodes;
+import dev.verbs4j.softroce.wire.Psn;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -735,6 +737,40 @@ class TransportStateMachineTest {
             assertEquals(Opcodes.RC_ACKNOWLEDGE, linkB().sent.get(before)[0]);
             assertEquals(linkA().sent.get(linkA().sent.size() - 1)[1], linkB().sent.get(before)[1],
                     "it carries the PSN of the last WRITE");
+        }
+    }
+
+    /**
+     * In a stream of messages, an acknowledgement that goes at once (its held predecessor
+     * covers as many packets as one may) takes the held one's place instead of following it:
+     * four WRITEs of half that many packets each, taken in one step, draw two
+     * acknowledgements, of the second and the fourth.
+     */
+    @Test
+    void anAcknowledgementThatGoesAtOnceReplacesTheHeldOne() {
+        int mtu = 1024;
+        int packets = 16; // half the 32 one held acknowledgement may cover
+        try (RcPair p = sim.connect(1 << 17, 8, new RcOptions().timeout(10).retryCount(7).mtu(Mtu.MTU_1024))) {
+            int before = linkB().sent.size();
+            for (int i = 0; i < 4; i++) {
+                long offset = (long) i * packets * mtu;
+                p.a.qp.postSend(new SendWorkRequest().wrId(i).signaled(true).buffer(p.a.mr, offset, packets * mtu)
+                        .rdmaWrite(p.b.mr.address() + offset, p.b.mr.rkey()));
+            }
+            int sentBefore = linkA().sent.size();
+            sim.deviceA.engine().doWork(sim.nowNs);
+            assertEquals(4 * packets, linkA().sent.size() - sentBefore, "one step sends the four WRITEs");
+            sim.deviceB.engine().doWork(sim.nowNs);
+            List<int[]> acks = linkB().sent.subList(before, linkB().sent.size());
+            assertEquals(2, acks.size(), "two acknowledgements for four WRITEs");
+            int firstPsn = linkA().sent.get(sentBefore)[1];
+            for (int k = 0; k < 2; k++) {
+                assertEquals(Opcodes.RC_ACKNOWLEDGE, acks.get(k)[0]);
+                assertEquals(Psn.add(firstPsn, (2 * k + 2) * packets - 1), acks.get(k)[1], "of WRITE " + (2 * k + 1));
+            }
+            for (int i = 0; i < 4; i++) {
+                assertEquals(WcStatus.SUCCESS, poll(sim, p.a.cq, 100).status());
+            }
         }
     }
 

@@ -900,8 +900,17 @@ final class Responder {
         lastOpcode = -1;
     }
 
+    /**
+     * Sends an acknowledgement or NAK for {@code psn}. A positive one that covers the
+     * acknowledgement held back takes its place (it acknowledges the same requests and more);
+     * any other sends the held one first.
+     */
     private void sendAck(int syndrome, int psn) {
-        sendHeldAck();
+        if (ackHeld && syndrome == ACK && Psn.compare(psn, heldAckPsn) >= 0) {
+            ackHeld = false;
+        } else {
+            sendHeldAck();
+        }
         transmitAck(syndrome, psn, msn);
     }
 
