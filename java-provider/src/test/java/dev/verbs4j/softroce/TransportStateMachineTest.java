@@ -687,6 +687,23 @@ class TransportStateMachineTest {
         }
     }
 
+    /** What one step sends (here four WRITEs) goes to the link in one hold, handed to the network together. */
+    @Test
+    void aStepSendsItsPacketsInOneHold() {
+        try (RcPair p = sim.connect(1 << 16, 8, 10)) {
+            for (int wrId = 1; wrId <= 4; wrId++) {
+                writeFromA(p, wrId);
+            }
+            int holdsBefore = linkA().holds.size();
+            sim.deviceA.engine().doWork(sim.nowNs);
+            assertEquals(holdsBefore + 1, linkA().holds.size());
+            assertEquals(java.util.Collections.nCopies(4, Opcodes.RC_RDMA_WRITE_ONLY), linkA().holds.get(holdsBefore));
+            for (int wrId = 1; wrId <= 4; wrId++) {
+                assertEquals(wrId, poll(sim, p.a.cq, 100).wrId());
+            }
+        }
+    }
+
     /** A post that sends its request itself sends the acknowledgements held back with it, in one hold of the link. */
     @Test
     void aPostSendsItsRequestAndTheHeldAcknowledgementsInOneHold() {

@@ -24,7 +24,7 @@ final class WatchingLink extends ForwardingLink {
     /** Packets that go out now and again, as a copy, when the test releases the held ones. */
     volatile Predicate<PacketView> duplicate = p -> false;
     final List<int[]> sent = new ArrayList<>();
-    /** The opcodes sent in each {@link #holdSends} to {@link #flushSends}, one list per hold. */
+    /** The opcodes sent in each {@link #holdSends} to {@link #flushSends} that sent any, one list per hold. */
     final List<List<Integer>> holds = new ArrayList<>();
     private List<Integer> holding;
     private final List<Held> held = new ArrayList<>();
@@ -69,6 +69,9 @@ final class WatchingLink extends ForwardingLink {
 
     @Override
     public int flushSends() {
+        if (holding != null && holding.isEmpty()) {
+            holds.remove(holds.size() - 1);
+        }
         holding = null;
         return super.flushSends();
     }

@@ -12,7 +12,7 @@ import java.lang.foreign.ValueLayout;
  * batch leave from one socket.
  */
 final class SendBatch {
-    static final int CAPACITY = 8;
+    static final int CAPACITY = 16;
     private static final long MMSGHDR_SIZE = 64;
     private static final long IOVEC_SIZE = 16;
     private static final long NAME_SIZE = 32;

@@ -55,11 +55,13 @@ class NativeUdpLinkHoldTest {
         try (NativeUdpLink a = new NativeUdpLink(A, 1); NativeUdpLink b = new NativeUdpLink(B, 1)) {
             int port = a.sourcePort(0xC411);
             assertEquals(0xC411, port);
-            int[] lengths = new int[14];
-            int[] from = new int[14];
+            // From the device's port: datagrams 3 to n - 2, one batch and more after the large one.
+            int n = SendBatch.CAPACITY + 8;
+            int[] lengths = new int[n];
+            int[] from = new int[n];
             for (int i = 0; i < lengths.length; i++) {
                 lengths[i] = i == 5 ? 6000 : 40 + i;
-                from[i] = i < 3 || i > 10 ? port : A.getPort();
+                from[i] = i < 3 || i >= n - 1 ? port : A.getPort();
             }
             a.holdSends();
             for (int i = 0; i < lengths.length; i++) {
