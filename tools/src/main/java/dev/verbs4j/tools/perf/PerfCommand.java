@@ -157,14 +157,16 @@ public final class PerfCommand {
         boolean latency = o.isLatency();
         try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
                 new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
-            out.println("verbs4j perf " + o.test + ": raw DatagramChannel baseline, 127.0.0.1 <-> 127.0.0.2");
+            out.println("verbs4j perf " + o.test + ": raw UDP baseline ("
+                    + (latency || !UdpBaseline.batched() ? "DatagramChannel" : "the soft provider's raw sockets, sends held per step")
+                    + "), 127.0.0.1 <-> 127.0.0.2");
             out.println(Result.tableHeader(latency));
             for (int size : o.sizesFor(latency ? 8 : 65536, 2, 1 << 20)) {
                 results.addAll(repeat(o, out, () -> {
                     try {
                         return latency ? udp.latency(size, o.iterationsOr(10_000), o.warmUp, o.threads > 1)
                                 : udp.bandwidth(size, o.mtu.bytes(), o.iterationsOr(size >= 65536 ? 5_000 : 50_000), o.warmUp,
-                                        o.threads > 1);
+                                        o.threads > 1, UdpBaseline.batched());
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

@@ -84,8 +84,9 @@ final class PerfTargets {
                 new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
             measure("udp_lat", () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, false));
             measure("udp_lat" + PER_SIDE, () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, true));
-            measure("udp_bw", () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, false));
-            measure("udp_bw" + PER_SIDE, () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, true));
+            measure("udp_bw", () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, false, UdpBaseline.batched()));
+            measure("udp_bw" + PER_SIDE, () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, true,
+                    UdpBaseline.batched()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class UdpBaseline implements AutoCloseable {
     private static final int HEADERS = 12 + 16 + 4;
     private static final int WINDOW = 128;
+    /** The most datagrams one hold sends: a requester's budget of one step. */
+    private static final int BURST = 64;
 
     private final DatagramChannel a;
     private final DatagramChannel b;
@@ -48,45 +50,78 @@ final class UdpBaseline implements AutoCloseable {
     /**
      * The stream: one thread sends and receives in turn (caller progress's shape), or, with
      * {@code threadPerSide}, a thread receives while this one sends (engine threads' shape,
-     * and the most this machine's loopback moves).
+     * and the most this machine's loopback moves). With {@code batched}, through the soft
+     * provider's raw sockets with each burst of sends handed to the kernel together, as a
+     * device's step hands what it sends ({@link StreamEnds#rawSockets}); else through
+     * DatagramChannels, a system call per datagram.
      */
-    Result bandwidth(int size, int mtu, int iterations, int warmUp, boolean threadPerSide) throws IOException {
+    Result bandwidth(int size, int mtu, int iterations, int warmUp, boolean threadPerSide, boolean batched) throws IOException {
         int perMessage = Math.max(1, (size + mtu - 1) / mtu);
         long packets = (long) perMessage * iterations;
-        WarmUp.run(iterations, warmUp, n -> stream(size, mtu, (long) perMessage * n, threadPerSide));
-        long allocBefore = Allocation.allocatedBytes();
-        long start = System.nanoTime();
-        stream(size, mtu, packets, threadPerSide);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
-        return Result.bandwidth("udp_bw", "DatagramChannel " + addressA.getAddress().getHostAddress() + " -> "
-                + addressB.getAddress().getHostAddress() + ", MTU " + mtu + (threadPerSide ? ", a thread per side" : ", one thread"),
-                size, iterations, seconds, 0, alloc);
+        try (StreamEnds ends = batched
+                ? StreamEnds.rawSockets(withPort(addressA, 2), withPort(addressB, 2))
+                : StreamEnds.channels(a, b, addressB)) {
+            WarmUp.run(iterations, warmUp, n -> stream(ends, size, mtu, (long) perMessage * n, threadPerSide));
+            long allocBefore = Allocation.allocatedBytes();
+            long start = System.nanoTime();
+            stream(ends, size, mtu, packets, threadPerSide);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;
+            return Result.bandwidth("udp_bw", ends.describe() + " " + addressA.getAddress().getHostAddress() + " -> "
+                    + addressB.getAddress().getHostAddress() + ", MTU " + mtu + (threadPerSide ? ", a thread per side" : ", one thread"),
+                    size, iterations, seconds, 0, alloc);
+        }
     }
 
-    private void stream(int size, int mtu, long packets, boolean threadPerSide) throws IOException {
+    /**
+     * Whether the stream batches its sends: where a soft device's sockets go through the C
+     * library (the soft provider's raw sockets are available and {@code verbs4j.soft.udp} does
+     * not ask for the JDK's), so that the baseline makes the engine's system calls.
+     */
+    static boolean batched() {
+        return dev.verbs4j.softroce.RawUdpSocket.available() && !"jdk".equals(System.getProperty("verbs4j.soft.udp"));
+    }
+
+    private static InetSocketAddress withPort(InetSocketAddress address, int offset) {
+        return new InetSocketAddress(address.getAddress(), address.getPort() + offset);
+    }
+
+    private void stream(StreamEnds ends, int size, int mtu, long packets, boolean threadPerSide) {
         if (!threadPerSide) {
-            transfer(size, mtu, packets);
+            transfer(ends, size, mtu, packets);
             return;
         }
         AtomicLong received = new AtomicLong();
-        Thread receiver = Thread.ofPlatform().name("udp_bw receiver").start(() -> drain(packets, received));
+        Thread receiver = Thread.ofPlatform().name("udp_bw receiver").start(() -> drain(ends, packets, received));
         long sent = 0;
         while (sent < packets) {
             if (sent - received.get() >= WINDOW) {
                 Thread.onSpinWait();
                 continue;
             }
-            tx.clear().limit(payload(size, mtu, sent) + HEADERS);
-            if (a.send(tx, addressB) != 0) {
-                sent++;
-            }
+            sent = sendBurst(ends, size, mtu, sent, Math.min(packets, received.get() + WINDOW));
         }
         try {
             receiver.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Sends datagrams {@code sent} up to {@code limit} in one hold of the ends (what a step
+     * sends), as many as go. @return the count sent
+     */
+    private long sendBurst(StreamEnds ends, int size, int mtu, long sent, long limit) {
+        ends.hold();
+        long from = sent;
+        while (sent < limit && sent - from < BURST) {
+            if (!ends.send(tx, payload(size, mtu, sent) + HEADERS)) {
+                break;
+            }
+            sent++;
+        }
+        return sent - ends.flush();
     }
 
     /** The payload of datagram {@code index} of a stream of {@code size}-byte messages cut at {@code mtu}. */
@@ -96,35 +131,20 @@ final class UdpBaseline implements AutoCloseable {
     }
 
     /** The receiving thread of a stream: takes {@code packets} datagrams, publishing its count. */
-    private void drain(long packets, AtomicLong received) {
-        try {
-            for (long n = 0; n < packets; ) {
-                rx.clear();
-                if (b.receive(rx) != null) {
-                    received.setRelease(++n);
-                }
+    private void drain(StreamEnds ends, long packets, AtomicLong received) {
+        for (long n = 0; n < packets; ) {
+            if (ends.receive(rx)) {
+                received.setRelease(++n);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
-    private void transfer(int size, int mtu, long packets) throws IOException {
+    private void transfer(StreamEnds ends, int size, int mtu, long packets) {
         long sent = 0;
         long received = 0;
         while (received < packets) {
-            while (sent < packets && sent - received < WINDOW) {
-                tx.clear().limit(payload(size, mtu, sent) + HEADERS);
-                if (a.send(tx, addressB) == 0) {
-                    break;
-                }
-                sent++;
-            }
-            while (true) {
-                rx.clear();
-                if (b.receive(rx) == null) {
-                    break;
-                }
+            sent = sendBurst(ends, size, mtu, sent, Math.min(packets, received + WINDOW));
+            while (ends.receive(rx)) {
                 received++;
             }
         }

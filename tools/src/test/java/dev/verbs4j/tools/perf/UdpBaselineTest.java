@@ -1,0 +1,28 @@
+package dev.verbs4j.tools.perf;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The raw UDP stream runs to its end in each shape, through DatagramChannels and through the soft provider's raw sockets. */
+class UdpBaselineTest {
+    @ParameterizedTest(name = "a thread per side {0}, batched {1}")
+    @CsvSource({"false, false", "true, false", "false, true", "true, true"})
+    void theStreamMovesEveryMessage(boolean threadPerSide, boolean batched) throws Exception {
+        Assumptions.assumeTrue(!batched || dev.verbs4j.softroce.RawUdpSocket.available(),
+                "the soft provider's raw sockets need the C library and native access");
+        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47881),
+                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47882))) {
+            Result r = udp.bandwidth(65536, 4096, 300, 0, threadPerSide, batched);
+            assertEquals(300, r.iterations());
+            assertTrue(r.setup().startsWith(batched ? "raw sockets" : "DatagramChannel"), r.setup());
+            assertTrue(r.avgGbps() > 0, r.toString());
+        }
+    }
+}
