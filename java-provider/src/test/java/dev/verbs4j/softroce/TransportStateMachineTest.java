@@ -704,6 +704,20 @@ class TransportStateMachineTest {
         }
     }
 
+    /** A post that sends its request itself hands all its packets to the link in one hold, acknowledgements or not. */
+    @Test
+    void aPostSendsItsPacketsInOneHold() {
+        try (RcPair p = sim.connect(1 << 16, 8, new RcOptions().timeout(10).retryCount(7).mtu(Mtu.MTU_1024))) {
+            sim.deviceA.engine().pollDriven(true);
+            int holdsBefore = linkA().holds.size();
+            p.a.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).buffer(p.a.mr, 0, 4 * 1024)
+                    .rdmaWrite(p.b.mr.address(), p.b.mr.rkey()));
+            assertEquals(java.util.List.of(java.util.List.of(Opcodes.RC_RDMA_WRITE_FIRST, Opcodes.RC_RDMA_WRITE_MIDDLE,
+                    Opcodes.RC_RDMA_WRITE_MIDDLE, Opcodes.RC_RDMA_WRITE_LAST)), linkA().holds.subList(holdsBefore, linkA().holds.size()));
+            assertEquals(1, poll(sim, p.a.cq, 100).wrId());
+        }
+    }
+
     /** A post that sends its request itself sends the acknowledgements held back with it, in one hold of the link. */
     @Test
     void aPostSendsItsRequestAndTheHeldAcknowledgementsInOneHold() {

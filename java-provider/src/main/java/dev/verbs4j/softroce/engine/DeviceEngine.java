@@ -707,23 +707,20 @@ public final class DeviceEngine implements AutoCloseable {
      */
     public void posted(QpEngine qp, long nowNs) {
         if ((pollDriven || helpedRecently(nowNs)) && lock.tryLock()) {
-            boolean withAcks = false;
+            link.holdSends();
             try {
-                withAcks = heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs);
-                if (withAcks) {
-                    link.holdSends();
-                }
                 qp.transmit(nowNs);
-                if (withAcks) {
+                if (heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
                     sendHeldAcks(heldAckCount);
                 }
             } catch (RuntimeException | AssertionError e) {
                 engineFault(e);
             } finally {
-                if (withAcks) {
+                try {
                     flushSends();
+                } finally {
+                    lock.unlock();
                 }
-                lock.unlock();
             }
         }
     }
