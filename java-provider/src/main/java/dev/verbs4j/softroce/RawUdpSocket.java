@@ -1,6 +1,7 @@
 package dev.verbs4j.softroce;
 
 import dev.verbs4j.softroce.transport.NativeUdpLink;
+import dev.verbs4j.softroce.transport.UdpLink;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -23,6 +24,16 @@ public final class RawUdpSocket implements AutoCloseable {
      */
     public static boolean available() {
         return NativeUdpLink.available();
+    }
+
+    /**
+     * Whether the soft devices of this process send and receive with sockets of this kind (the
+     * C library's, unless {@code verbs4j.soft.udp=jdk} asks for the JDK's).
+     *
+     * @return true where a device opened now would use one
+     */
+    public static boolean usedByDevices() {
+        return UdpLink.opensNative();
     }
 
     /**

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The raw socket the perf baseline streams with: held sends leave at the flush, in order, whole. */
@@ -39,6 +40,24 @@ class RawUdpSocketTest {
                 }
             }
             assertEquals(-1, to.receive(in));
+        }
+    }
+
+    /** Devices use these sockets wherever they are available, unless {@code verbs4j.soft.udp=jdk} asks for the JDK's. */
+    @Test
+    void devicesUseThemUnlessTheJdksAreAskedFor() {
+        String before = System.getProperty("verbs4j.soft.udp");
+        try {
+            System.clearProperty("verbs4j.soft.udp");
+            assertEquals(RawUdpSocket.available(), RawUdpSocket.usedByDevices());
+            System.setProperty("verbs4j.soft.udp", "jdk");
+            assertFalse(RawUdpSocket.usedByDevices());
+        } finally {
+            if (before == null) {
+                System.clearProperty("verbs4j.soft.udp");
+            } else {
+                System.setProperty("verbs4j.soft.udp", before);
+            }
         }
     }
 }

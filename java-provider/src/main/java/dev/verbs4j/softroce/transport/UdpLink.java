@@ -37,11 +37,21 @@ public final class UdpLink implements Link {
 
     /** A link bound to {@code address}: native where available unless the property asks for the JDK's. */
     public static Link open(InetSocketAddress address) {
+        return opensNative() ? new NativeUdpLink(address) : new UdpLink(address);
+    }
+
+    /**
+     * Whether {@link #open} makes a {@link NativeUdpLink}: it is available and
+     * {@link #IMPLEMENTATION_PROPERTY} does not ask for the JDK's sockets.
+     *
+     * @throws IllegalArgumentException when the property is neither {@code native} nor {@code jdk}
+     */
+    public static boolean opensNative() {
         String wanted = System.getProperty(IMPLEMENTATION_PROPERTY, "native");
         if (!wanted.equals("native") && !wanted.equals("jdk")) {
             throw new IllegalArgumentException(IMPLEMENTATION_PROPERTY + " must be native or jdk: " + wanted);
         }
-        return wanted.equals("native") && NativeUdpLink.available() ? new NativeUdpLink(address) : new UdpLink(address);
+        return wanted.equals("native") && NativeUdpLink.available();
     }
 
     /** Binds {@code address}. @throws UncheckedIOException when the address cannot be bound */

@@ -75,11 +75,11 @@ final class UdpBaseline implements AutoCloseable {
 
     /**
      * Whether the stream batches its sends: where a soft device's sockets go through the C
-     * library (the soft provider's raw sockets are available and {@code verbs4j.soft.udp} does
-     * not ask for the JDK's), so that the baseline makes the engine's system calls.
+     * library ({@link dev.verbs4j.softroce.RawUdpSocket#usedByDevices}), so that the baseline
+     * makes the engine's system calls.
      */
     static boolean batched() {
-        return dev.verbs4j.softroce.RawUdpSocket.available() && !"jdk".equals(System.getProperty("verbs4j.soft.udp"));
+        return dev.verbs4j.softroce.RawUdpSocket.usedByDevices();
     }
 
     private static InetSocketAddress withPort(InetSocketAddress address, int offset) {
