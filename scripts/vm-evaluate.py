@@ -391,6 +391,13 @@ def perf_line(path, pattern):
     return None
 
 
+def share_of(value, reference, reference_name):
+    """value as a percentage of reference, or why there is no percentage."""
+    if reference > 0:
+        return "%.0f%%" % (100 * value / reference)
+    return "no ratio (%s reported %.3f this run)" % (reference_name, reference)
+
+
 def kernel_label(release):
     """The column scripts/vm-guest-kernel.sh writes for a kernel release."""
     return KERNEL_COLUMN + "-" + re.sub(r"-amd64$", "", release)
@@ -675,18 +682,18 @@ def main():
     lat_j = perf_line(os.path.join(VM, "perf-ibverbs-write_lat.log"), r"^8\s")
     if bw_c and bw_j:
         c, j = float(bw_c[3]), float(bw_j[3])
-        print("perf on rxe0 (MTU 1024, 64 KiB): verbs4j ibverbs write_bw %.3f Gb/s vs ib_write_bw %.3f Gb/s average: %.0f%%"
-              % (j, c, 100 * j / c if c else 0))
+        print("perf on rxe0 (MTU 1024, 64 KiB): verbs4j ibverbs write_bw %.3f Gb/s vs ib_write_bw %.3f Gb/s average: %s"
+              % (j, c, share_of(j, c, "ib_write_bw")))
     if lat_c and lat_j and lat_c[4] not in ("inf", "-nan", "nan"):
         c, j = float(lat_c[4]), float(lat_j[4])
-        print("perf on rxe0 (8 bytes): verbs4j ibverbs write_lat typical %.2f us vs ib_write_lat %.2f us: %.0f%%"
-              % (j, c, 100 * j / c if c else 0))
+        print("perf on rxe0 (8 bytes): verbs4j ibverbs write_lat typical %.2f us vs ib_write_lat %.2f us: %s"
+              % (j, c, share_of(j, c, "ib_write_lat")))
     elif lat_c:
         print("perf on rxe0: ib_write_lat reported no latency this run (its cycle clock reads inf under emulation)")
     soft_bw = perf_line(os.path.join(VM, "perf-soft-write_bw.log"), r"^65536\s")
     if soft_bw and bw_c:
-        print("perf in the same boot: soft provider write_bw %.3f Gb/s vs the kernel rxe's ib_write_bw %.3f Gb/s: %.0f%%"
-              % (float(soft_bw[3]), float(bw_c[3]), 100 * float(soft_bw[3]) / float(bw_c[3])))
+        print("perf in the same boot: soft provider write_bw %.3f Gb/s vs the kernel rxe's ib_write_bw %.3f Gb/s: %s"
+              % (float(soft_bw[3]), float(bw_c[3]), share_of(float(soft_bw[3]), float(bw_c[3]), "ib_write_bw")))
 
     for name, what in (("ibverbs-two-processes", "verbs4j ibverbs write_bw as two processes (perf --server and a client)"),
                        ("soft-client-kernel-server", "soft client in the peer namespace -> kernel rxe server, write_bw")):
@@ -699,8 +706,8 @@ def main():
         if rc != ["0", "0"] or not line:
             problems.append("perf %s failed (client, server status: %s; logs in target/vm)" % (name, " ".join(rc)))
         elif bw_c:
-            print("perf on rxe0: %s %.3f Gb/s vs ib_write_bw %.3f Gb/s: %.0f%%"
-                  % (what, float(line[3]), float(bw_c[3]), 100 * float(line[3]) / float(bw_c[3])))
+            print("perf on rxe0: %s %.3f Gb/s vs ib_write_bw %.3f Gb/s: %s"
+                  % (what, float(line[3]), float(bw_c[3]), share_of(float(line[3]), float(bw_c[3]), "ib_write_bw")))
 
     faults = read_lines(os.path.join(VM, "kernel-faults.txt"))
     if faults:
