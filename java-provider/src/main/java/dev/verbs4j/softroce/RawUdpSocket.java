@@ -8,8 +8,9 @@ import java.nio.ByteBuffer;
 
 /**
  * A bare UDP socket of the kind a soft device sends and receives with, for measuring the
- * machine's raw limit with the engine's own system calls: a {@code recvfrom} per datagram,
- * and sends that can be held and handed to the kernel together ({@code sendmmsg}, as a
+ * machine's raw limit with the engine's own system calls: receives as a device's link makes
+ * them (a {@code recvfrom} per lone datagram, {@code recvmmsg} for a burst, as
+ * {@code verbs4j.soft.udp.batch} sets), and sends that can be held and handed to the kernel together ({@code sendmmsg}, as a
  * device's step sends what it produced). It carries no RoCE and is not a verbs object.
  * Available where the soft provider's sockets go through the C library ({@link #available}).
  * Used by one thread at a time, except {@link #close}.
@@ -47,7 +48,7 @@ public final class RawUdpSocket implements AutoCloseable {
         if (!available()) {
             throw new IllegalStateException("raw UDP sockets need the C library and native access for dev.verbs4j.soft");
         }
-        link = new NativeUdpLink(address, 1);
+        link = new NativeUdpLink(address);
     }
 
     /**

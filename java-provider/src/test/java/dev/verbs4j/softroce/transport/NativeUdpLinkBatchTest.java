@@ -199,6 +199,7 @@ class NativeUdpLinkBatchTest {
 
     @Test
     void theBatchProperty() {
+        assertEquals(16, NativeUdpLink.batchOf(null), "unset: the burst a peer's step sends in one sendmmsg");
         assertEquals(NativeUdpLink.DEFAULT_BATCH, NativeUdpLink.batchOf(null));
         assertEquals(1, NativeUdpLink.batchOf("1"));
         assertEquals(32, NativeUdpLink.batchOf(" 32 "));
