@@ -30,9 +30,9 @@ import java.util.Map;
  * thread for each side (as ib_write_lat's and ib_send_lat's two processes, and as the
  * two-process rows), and with one thread playing both sides in turn;
  * <li>WRITE, READ and SEND of 64 KiB at least 90 % of the UDP bandwidth with the same
- * datagram sizes, WRITE over 1 to 64 queue pairs too: engine threads and two processes
- * against a UDP stream with a thread per side (the most loopback moves here), caller progress
- * in one process against one thread that sends and receives in turn, as it does.
+ * datagram sizes, WRITE over 1 to 64 queue pairs too, each against the better of two UDP
+ * streams: one with a thread per side and one whose thread sends and receives in turn
+ * (which is better moves with the machine and with how the streams batch).
  * </ul>
  * It prints a Markdown table (the README's) and how many targets were met. It measures and
  * reports; it does not fail.
@@ -189,21 +189,23 @@ final class PerfTargets {
             }
         }
         Repeated udpBwPerSide = median("udp_bw" + PER_SIDE);
+        // Every bandwidth is set against the better of the two streams, whichever shape it has.
+        Repeated bestBw = Repeated.higher(udpBw, udpBwPerSide);
+        String bestBwCell = bestBw.describe("Gb/s") + (bestBw == udpBw ? " one thread" : " a thread per side");
         for (String test : BANDWIDTH) {
-            bandwidthRow(test + " 64 KiB", test, "", udpBw, udpBwPerSide);
+            bandwidthRow(test + " 64 KiB", test, "", bestBw, bestBwCell);
         }
         for (String test : TWO_PROCESS_LATENCY) {
             boolean pingPong = PING_PONG.contains(test);
             latencyRow(test + " 8 B, two processes", test, "/2p", pingPong ? udpLatPerSide.median() : 2 * udpLat.median(), "");
         }
         for (String test : TWO_PROCESS_BANDWIDTH) {
-            // Two processes are a thread per side in either progress model.
-            bandwidthRow(test + " 64 KiB, two processes", test, "/2p", udpBwPerSide, udpBwPerSide);
+            bandwidthRow(test + " 64 KiB, two processes", test, "/2p", bestBw, bestBwCell);
         }
         for (int qps : QUEUE_PAIRS) {
             Repeated thread = median("write_bw/" + THREAD + "/q" + qps);
             row("write_bw 64 KiB, " + qps + " QP" + (qps > 1 ? "s" : ""), "", thread.describe("Gb/s"), "",
-                    udpBwPerSide.describe("Gb/s"), judge(thread.median() / udpBwPerSide.median(), 0.9, false, "%"));
+                    bestBwCell, judge(thread.median() / bestBw.median(), 0.9, false, "%"));
         }
         out.println();
         out.println(String.format(Locale.ROOT, "raw UDP: ping-pong %s with one thread, %s with a thread per side;"
@@ -226,17 +228,15 @@ final class PerfTargets {
 
     /**
      * A bandwidth row: {@code test} in both progress models (runs under
-     * {@code test/progress + suffix}), against each other, engine threads against the UDP
-     * stream of their shape {@code threadUdp} and caller progress against {@code callerUdp}.
+     * {@code test/progress + suffix}), against each other and against {@code udp}, the better
+     * UDP stream (described by {@code udpCell}).
      */
-    private void bandwidthRow(String name, String test, String suffix, Repeated callerUdp, Repeated threadUdp) {
+    private void bandwidthRow(String name, String test, String suffix, Repeated udp, String udpCell) {
         Repeated caller = median(test + "/" + CALLER + suffix);
         Repeated thread = median(test + "/" + THREAD + suffix);
-        String udp = callerUdp == threadUdp ? threadUdp.describe("Gb/s")
-                : callerUdp.describe("Gb/s") + " one thread; " + threadUdp.describe("Gb/s") + " a thread per side";
-        row(name, caller.describe("Gb/s"), thread.describe("Gb/s"), judge(thread.median() / caller.median(), 0.9, false, "%"), udp,
-                judge(thread.median() / threadUdp.median(), 0.9, false, "%") + ", "
-                        + judge(caller.median() / callerUdp.median(), 0.9, false, "%"));
+        row(name, caller.describe("Gb/s"), thread.describe("Gb/s"), judge(thread.median() / caller.median(), 0.9, false, "%"),
+                udpCell, judge(thread.median() / udp.median(), 0.9, false, "%") + ", "
+                        + judge(caller.median() / udp.median(), 0.9, false, "%"));
     }
 
     private void row(String... cells) {

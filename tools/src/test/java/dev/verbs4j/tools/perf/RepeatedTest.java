@@ -36,6 +36,16 @@ class RepeatedTest {
     }
 
     @Test
+    void theHigherOfTwoIsTheOneWithTheHigherMedian() {
+        Repeated oneThread = Repeated.of(new double[] {20.0, 19.8, 20.7});
+        Repeated perSide = Repeated.of(new double[] {15.2, 14.7, 23.9});
+        assertEquals(oneThread, Repeated.higher(oneThread, perSide), "the median decides, not the best run");
+        assertEquals(oneThread, Repeated.higher(perSide, oneThread));
+        Repeated same = Repeated.of(new double[] {20.0, 1.0, 30.0});
+        assertEquals(oneThread, Repeated.higher(oneThread, same), "a tie keeps the first");
+    }
+
+    @Test
     void noRepetitionIsAnError() {
         assertThrows(IllegalArgumentException.class, () -> Repeated.of(new double[0]));
     }
