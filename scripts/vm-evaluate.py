@@ -680,10 +680,11 @@ def main():
     bw_j = perf_line(os.path.join(VM, "perf-ibverbs-write_bw.log"), r"^65536\s")
     lat_c = perf_line(os.path.join(VM, "ib_write_lat.log"), r"^8\s")
     lat_j = perf_line(os.path.join(VM, "perf-ibverbs-write_lat.log"), r"^8\s")
+    c_gbps = float(bw_c[3]) if bw_c else None
     if bw_c and bw_j:
-        c, j = float(bw_c[3]), float(bw_j[3])
+        j = float(bw_j[3])
         print("perf on rxe0 (MTU 1024, 64 KiB): verbs4j ibverbs write_bw %.3f Gb/s vs ib_write_bw %.3f Gb/s average: %s"
-              % (j, c, share_of(j, c, "ib_write_bw")))
+              % (j, c_gbps, share_of(j, c_gbps, "ib_write_bw")))
     if lat_c and lat_j and lat_c[4] not in ("inf", "-nan", "nan"):
         c, j = float(lat_c[4]), float(lat_j[4])
         print("perf on rxe0 (8 bytes): verbs4j ibverbs write_lat typical %.2f us vs ib_write_lat %.2f us: %s"
@@ -693,7 +694,7 @@ def main():
     soft_bw = perf_line(os.path.join(VM, "perf-soft-write_bw.log"), r"^65536\s")
     if soft_bw and bw_c:
         print("perf in the same boot: soft provider write_bw %.3f Gb/s vs the kernel rxe's ib_write_bw %.3f Gb/s: %s"
-              % (float(soft_bw[3]), float(bw_c[3]), share_of(float(soft_bw[3]), float(bw_c[3]), "ib_write_bw")))
+              % (float(soft_bw[3]), c_gbps, share_of(float(soft_bw[3]), c_gbps, "ib_write_bw")))
 
     for name, what in (("ibverbs-two-processes", "verbs4j ibverbs write_bw as two processes (perf --server and a client)"),
                        ("soft-client-kernel-server", "soft client in the peer namespace -> kernel rxe server, write_bw")):
@@ -707,7 +708,7 @@ def main():
             problems.append("perf %s failed (client, server status: %s; logs in target/vm)" % (name, " ".join(rc)))
         elif bw_c:
             print("perf on rxe0: %s %.3f Gb/s vs ib_write_bw %.3f Gb/s: %s"
-                  % (what, float(line[3]), float(bw_c[3]), share_of(float(line[3]), float(bw_c[3]), "ib_write_bw")))
+                  % (what, float(line[3]), c_gbps, share_of(float(line[3]), c_gbps, "ib_write_bw")))
 
     faults = read_lines(os.path.join(VM, "kernel-faults.txt"))
     if faults:
