@@ -1,5 +1,6 @@
 package dev.verbs4j.softroce;
 
+import dev.verbs4j.softroce.transport.Ipv4IdStamp;
 import dev.verbs4j.softroce.transport.NativeUdpLink;
 import dev.verbs4j.softroce.transport.UdpLink;
 
@@ -9,9 +10,11 @@ import java.nio.ByteBuffer;
 /**
  * A bare UDP socket of the kind a soft device sends and receives with, for measuring the
  * machine's raw limit with the engine's own system calls: receives as a device's link makes
- * them (a {@code recvfrom} per lone datagram, {@code recvmmsg} for a burst, as
- * {@code verbs4j.soft.udp.batch} sets), and sends that can be held and handed to the kernel together ({@code sendmmsg}, as a
- * device's step sends what it produced). It carries no RoCE and is not a verbs object.
+ * them (one call per lone message, {@code recvmmsg} for a burst, as
+ * {@code verbs4j.soft.udp.batch} sets, and runs of datagrams the kernel joined handed out one
+ * by one), and sends that can be held and handed to the kernel together ({@code sendmmsg},
+ * runs of one size to one destination as one segmented send, as a device's step sends what it
+ * produced). It carries no RoCE and is not a verbs object.
  * Available where the soft provider's sockets go through the C library ({@link #available}).
  * Used by one thread at a time, except {@link #close}.
  */
@@ -49,6 +52,7 @@ public final class RawUdpSocket implements AutoCloseable {
             throw new IllegalStateException("raw UDP sockets need the C library and native access for dev.verbs4j.soft");
         }
         link = new NativeUdpLink(address);
+        link.segmentSends(Ipv4IdStamp.NONE);
     }
 
     /**

@@ -25,8 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * RDMA WRITEs over real UDP sockets, on either socket implementation: several queue pairs
  * between the same two devices, their packets interleaved (each pair sends from its own
- * UDP source port), every byte checked; no packet dropped, and no IPv4 Identification to
- * recover (the sockets set Don't Fragment, so the kernel sends ID 0, as the ICRC assumes).
+ * UDP source port), every byte checked; no packet dropped. The sockets set Don't Fragment,
+ * so the kernel sends a datagram alone with IPv4 Identification 0, as the ICRC assumes; the
+ * native link sends a WRITE's three packets as one segmented run, whose second and third the
+ * kernel numbers 1 and 2, and whose ICRCs were built for those: the receiver recovers at most
+ * those two IDs per WRITE, and none from the JDK's sockets.
  */
 class SocketLinkTrafficTest {
     private static final int PAIRS = 4;
@@ -75,7 +78,9 @@ class SocketLinkTrafficTest {
             }
             for (DeviceEngine e : engines) {
                 assertEquals(0, e.counters().drops(), "drops");
-                assertEquals(0, e.counters().get(Counters.ICRC_IPV4_ID_RECOVERED), "IPv4 IDs recovered");
+                long recovered = e.counters().get(Counters.ICRC_IPV4_ID_RECOVERED);
+                assertTrue(implementation.equals("jdk") ? recovered == 0 : recovered <= 8 * PAIRS * 2,
+                        "IPv4 IDs recovered: " + recovered);
                 assertEquals(0, e.counters().get(Counters.RETRANSMITS), "retransmits");
             }
             // 8 rounds x 4 pairs x 3 packets (MTU 4096), every one received.

@@ -44,6 +44,8 @@ public final class Counters {
     public static final int NAKS_SENT_BY_CODE = 30;
     /** NAKs received, by code ({@link #nakCode}): five counters from here. */
     public static final int NAKS_RECEIVED_BY_CODE = 35;
+    /** Runs of two or more packets the link handed the kernel as one segmented send ({@code UDP_SEGMENT}). */
+    public static final int SEGMENTED_RUNS = 40;
 
     private static final String[] NAMES = {
         "packets_in", "packets_out", "bytes_in", "bytes_out", "retransmits", "timeouts", "naks_sent",
@@ -54,7 +56,7 @@ public final class Counters {
         "naks_sent_psn_sequence_error", "naks_sent_invalid_request", "naks_sent_remote_access_error",
         "naks_sent_remote_operational_error", "naks_sent_invalid_rd_request",
         "naks_received_psn_sequence_error", "naks_received_invalid_request", "naks_received_remote_access_error",
-        "naks_received_remote_operational_error", "naks_received_invalid_rd_request"
+        "naks_received_remote_operational_error", "naks_received_invalid_rd_request", "segmented_runs"
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);

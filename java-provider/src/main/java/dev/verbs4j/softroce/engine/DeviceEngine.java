@@ -126,6 +126,7 @@ public final class DeviceEngine implements AutoCloseable {
         this.asyncEvents = asyncEvents;
         this.name = local.toString();
         this.inFlightLimit = inFlightLimit(link.receiveBufferBytes(), portMtu);
+        link.segmentSends(IcrcIdStamp.INSTANCE);
     }
 
     /**
@@ -735,7 +736,15 @@ public final class DeviceEngine implements AutoCloseable {
             counters.add(Counters.PACKETS_OUT, -refused);
             counters.add(Counters.DROP_SEND_FAILED, refused);
         }
+        long runs = link.segmentedRuns();
+        if (runs != segmentedRunsCounted) {
+            counters.add(Counters.SEGMENTED_RUNS, runs - segmentedRunsCounted);
+            segmentedRunsCounted = runs;
+        }
     }
+
+    /** The link's {@link Link#segmentedRuns} already in the counters. */
+    private long segmentedRunsCounted;
 
     /** How long after an application thread's last {@linkplain #help help} the engine thread keeps stepping back. */
     public static final long HELP_WINDOW_NS = 100_000L;

@@ -26,6 +26,16 @@ public abstract class ForwardingLink implements Link {
     }
 
     @Override
+    public void segmentSends(Ipv4IdStamp stamp) {
+        inner.segmentSends(stamp);
+    }
+
+    @Override
+    public long segmentedRuns() {
+        return inner.segmentedRuns();
+    }
+
+    @Override
     public void holdSends() {
         inner.holdSends();
     }

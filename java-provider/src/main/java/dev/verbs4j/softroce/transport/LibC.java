@@ -48,6 +48,8 @@ final class LibC {
     private static final int EFD_CLOEXEC = 0x80000;
     private static final int EADDRINUSE = 98;
     private static final int MSG_DONTWAIT = 0x40;
+    private static final int SOL_UDP = 17;
+    private static final int UDP_GRO = 104;
 
     static final boolean AVAILABLE;
     private static final MethodHandle SOCKET;
@@ -65,6 +67,7 @@ final class LibC {
     private static final MethodHandle WRITE;
     private static final MethodHandle CLOSE;
     private static final MethodHandle GETSOCKOPT;
+    private static final MethodHandle RECVMSG;
     private static final MemoryLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
@@ -79,7 +82,7 @@ final class LibC {
         ValueLayout i = ValueLayout.JAVA_INT;
         ValueLayout l = ValueLayout.JAVA_LONG;
         ValueLayout p = ValueLayout.ADDRESS;
-        MethodHandle[] h = new MethodHandle[15];
+        MethodHandle[] h = new MethodHandle[16];
         boolean found = linux;
         if (linux) {
             try {
@@ -99,6 +102,7 @@ final class LibC {
                 h[12] = handle(linker, libc, "recvmmsg", FunctionDescriptor.of(i, i, p, i, i, p), critical);
                 h[13] = handle(linker, libc, "sendmmsg", FunctionDescriptor.of(i, i, p, i, i), critical);
                 h[14] = handle(linker, libc, "getsockopt", FunctionDescriptor.of(i, i, i, i, p, p));
+                h[15] = handle(linker, libc, "recvmsg", FunctionDescriptor.of(l, i, p, i), critical);
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 found = false;
             }
@@ -119,6 +123,7 @@ final class LibC {
         RECVMMSG = h[12];
         SENDMMSG = h[13];
         GETSOCKOPT = h[14];
+        RECVMSG = h[15];
     }
 
     private LibC() {
@@ -159,6 +164,23 @@ final class LibC {
         v.set(ValueLayout.JAVA_INT, 0, value);
         if ((int) SETSOCKOPT.invokeExact(state, fd, level, name, v, 4) != 0) {
             throw failure("cannot set socket option " + level + "/" + name, state);
+        }
+    }
+
+    /**
+     * Lets the kernel join datagrams of one flow and size that come together into one
+     * message for {@code fd} ({@code UDP_GRO}, Linux 5.0 on), each such message carrying the
+     * size in a control message. @return whether the kernel agreed
+     */
+    static boolean joinReceives(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CALL_STATE);
+            setOption(arena, state, fd, SOL_UDP, UDP_GRO, 1);
+            return true;
+        } catch (UncheckedIOException e) {
+            return false;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
         }
     }
 
@@ -295,6 +317,15 @@ final class LibC {
     static int receiveMany(int fd, MemorySegment messages, int count) {
         try {
             return (int) RECVMMSG.invokeExact(fd, messages, count, MSG_DONTWAIT, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code recvmsg} without waiting. @return the message's length, or -1 when none is waiting (or the call failed) */
+    static long receiveMessage(int fd, MemorySegment message) {
+        try {
+            return (long) RECVMSG.invokeExact(fd, message, MSG_DONTWAIT);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

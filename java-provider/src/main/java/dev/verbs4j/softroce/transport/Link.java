@@ -61,6 +61,21 @@ public interface Link extends AutoCloseable {
     }
 
     /**
+     * Lets the link hand a run of datagrams it keeps ({@link #holdSends}), of one size and to
+     * one destination, to the kernel as one send that the kernel (or the network card) cuts
+     * back into them ({@code UDP_SEGMENT}), where the platform can; {@code stamp} says what
+     * each datagram owes to the IPv4 Identification it then travels with. A link that cannot
+     * sends each datagram alone, as it does by default.
+     */
+    default void segmentSends(Ipv4IdStamp stamp) {
+    }
+
+    /** How many runs of two or more datagrams went as one segmented send so far ({@link #segmentSends}). */
+    default long segmentedRuns() {
+        return 0;
+    }
+
+    /**
      * Receives one datagram into {@code buffer}, from position 0.
      *
      * @return its length, or -1 when none is waiting; its sender is then {@link #source()}

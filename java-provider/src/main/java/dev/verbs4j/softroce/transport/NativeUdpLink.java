@@ -12,7 +12,10 @@ import java.nio.ByteBuffer;
  * The UDP socket of {@link UdpLink}, made and driven through the C library on Linux: the
  * same socket options and the same packets, but received into socket addresses this link
  * owns: a lone datagram with {@code recvfrom}, a burst with {@code recvmmsg} (up to
- * {@link #BATCH_PROPERTY} at a time). The sender of each datagram is looked up in a small table
+ * {@link #BATCH_PROPERTY} at a time). Where the kernel joins runs of datagrams of one size
+ * that come together ({@link #SEGMENT_PROPERTY}), a lone message is received with
+ * {@code recvmsg} and its control message, and each message's datagrams are handed out one
+ * by one; held sends go out in runs the kernel cuts apart ({@link SendBatch}). The sender of each datagram is looked up in a small table
  * of the sources seen so far, so a device talking with many queue pairs (each sending from
  * its own UDP source port) gets the same {@link InetSocketAddress} object for each sender
  * and allocates nothing per packet; {@code DatagramChannel.receive} remembers only the last
@@ -40,6 +43,13 @@ public final class NativeUdpLink implements Link {
     public static final int DEFAULT_BATCH = 16;
     /** The largest batch (the kernel's own limit, UIO_MAXIOV, is 1024). */
     public static final int MAX_BATCH = 256;
+    /**
+     * System property, {@code true} unless set to {@code false}: whether the kernel cuts runs
+     * of held datagrams of one size to one destination out of one send ({@code UDP_SEGMENT},
+     * {@link Link#segmentSends}) and joins such runs that come in into one message
+     * ({@code UDP_GRO}), where it can. IPv4 sockets only.
+     */
+    public static final String SEGMENT_PROPERTY = "verbs4j.soft.udp.segment";
 
     private final Arena arena = Arena.ofShared();
     private final int fd;
@@ -64,6 +74,10 @@ public final class NativeUdpLink implements Link {
     private int singles;
     private boolean bursting;
     private static final int BURST = 2;
+    /** Whether the kernel may join datagrams that come together into one message ({@code UDP_GRO}): every receive then goes through the batch. */
+    private final boolean joined;
+    /** What held datagrams owe to their IPv4 ID when runs of them are segmented; null sends each alone. */
+    private Ipv4IdStamp segmentStamp;
     private final int[] senders = new int[0x4000];
     private final boolean[] unavailable = new boolean[0x4000];
 
@@ -175,11 +189,17 @@ public final class NativeUdpLink implements Link {
         fd = socket;
         wakeFd = event;
         local = LibC.localAddress(fd, sourceAddress, sourceLength, address);
+        joined = batch != null && segments() && LibC.joinReceives(fd);
         pollFds.set(ValueLayout.JAVA_INT, 0, fd);
         pollFds.set(ValueLayout.JAVA_SHORT, 4, LibC.POLLIN);
         pollFds.set(ValueLayout.JAVA_INT, 8, wakeFd);
         pollFds.set(ValueLayout.JAVA_SHORT, 12, LibC.POLLIN);
         java.util.Arrays.fill(senders, -1);
+    }
+
+    /** Whether {@link #SEGMENT_PROPERTY} lets this link segment and join: an IPv4 socket, and the property not {@code false}. */
+    private boolean segments() {
+        return !ipv6 && !"false".equalsIgnoreCase(System.getProperty(SEGMENT_PROPERTY, "true").trim());
     }
 
     /**
@@ -260,6 +280,7 @@ public final class NativeUdpLink implements Link {
         if (holding) {
             if (sendBatch == null) {
                 sendBatch = new SendBatch(arena, HELD_DATAGRAM_ROOM);
+                sendBatch.segmentRuns(arena, segmentStamp);
             }
             if (length <= sendBatch.room()) {
                 if (!sendBatch.accepts(socket)) {
@@ -271,6 +292,37 @@ public final class NativeUdpLink implements Link {
             refusedWhileHolding += sendBatch.send();
         }
         return LibC.sendTo(socket, sendSegment, length, destinations[slot], destinationLengths[slot]) == length;
+    }
+
+    /** Segments runs of held datagrams where {@link #SEGMENT_PROPERTY} allows ({@link Link#segmentSends}). */
+    @Override
+    public void segmentSends(Ipv4IdStamp stamp) {
+        if (segments()) {
+            segmentStamp = stamp;
+            if (sendBatch != null) {
+                sendBatch.segmentRuns(arena, stamp);
+            }
+        }
+    }
+
+    /** Whether held runs are sent segmented now (asked for, allowed, and not given up on). */
+    boolean segmentsSends() {
+        return sendBatch != null ? sendBatch.segmentsRuns() : segmentStamp != null;
+    }
+
+    @Override
+    public long segmentedRuns() {
+        return sendBatch == null ? 0 : sendBatch.runsSent();
+    }
+
+    /** Messages received that held a run of datagrams the kernel joined. */
+    long joinedMessagesReceived() {
+        return batch == null ? 0 : batch.joinedMessages();
+    }
+
+    /** Whether the kernel may join datagrams that come together into one message for this link. */
+    boolean joinsReceives() {
+        return joined;
     }
 
     @Override
@@ -323,12 +375,24 @@ public final class NativeUdpLink implements Link {
         }
         if (batch != null) {
             if (batch.pending()) {
-                return receiveFromBatch(buffer, batch.next());
+                return receiveFromBatch(buffer);
             }
             if (bursting) {
                 int fetched = batch.fetch(fd);
                 bursting = fetched >= BURST;
-                return fetched > 0 ? receiveFromBatch(buffer, batch.next()) : -1;
+                return fetched > 0 ? receiveFromBatch(buffer) : -1;
+            }
+            if (joined) {
+                // A lone message may hold a joined run: it comes into the batch, with its control message.
+                if (batch.fetchOne(fd) == 0) {
+                    singles = 0;
+                    return -1;
+                }
+                if (++singles == BURST) {
+                    singles = 0;
+                    bursting = true;
+                }
+                return receiveFromBatch(buffer);
             }
         }
         sourceLength.set(ValueLayout.JAVA_INT, 0, (int) LibC.SOCKADDR_SIZE);
@@ -354,11 +418,11 @@ public final class NativeUdpLink implements Link {
         return batch == null ? 0 : batch.fetches();
     }
 
-    /** Datagram {@code i} of the batch, truncated to {@code buffer} as {@code recvfrom} would. */
-    private int receiveFromBatch(ByteBuffer buffer, int i) {
-        int n = (int) Math.min(batch.length(i), receiveSegment.byteSize());
-        MemorySegment.copy(batch.data(i), 0, receiveSegment, 0, n);
-        source = sourceOf(batch.sender(i));
+    /** The batch's next datagram, truncated to {@code buffer} as {@code recvfrom} would. */
+    private int receiveFromBatch(ByteBuffer buffer) {
+        int n = (int) Math.min(batch.next(), receiveSegment.byteSize());
+        MemorySegment.copy(batch.data(), batch.offset(), receiveSegment, 0, n);
+        source = sourceOf(batch.sender());
         if (source == null) {
             return -1;
         }

@@ -41,7 +41,10 @@ import java.util.zip.CRC32;
  * <p><b>Strength:</b> this reduces the check of a foreign IPv4 packet to 16 effective bits: of
  * the 2^32 possible differences, 2^16 are explained by some ID, so a random corruption passes
  * with probability 2^-16 instead of 2^-32. That is the price of checking packets whose IP
- * header we never see. Single-bit errors are still always caught in any realistic packet: the
+ * header we never see. A soft sender's own packets take that price too when they leave in a
+ * segmented run: the kernel numbers a run's datagrams 0, 1, 2, ..., and the sender changes
+ * each one's ICRC for its ID ({@link #changeIpv4Id}); on a network, each datagram's UDP
+ * checksum and the link's frame check still cover it. Single-bit errors are still always caught in any realistic packet: the
  * nearest bit that an ID change can imitate lies 214,135 bit positions after the ID field, that
  * is beyond a UDP payload of about 26,700 bytes. Packets that match with ID 0 (ours) and all
  * IPv6 checks keep the full 32-bit strength. The check also assumes Don't Fragment set and no
@@ -152,6 +155,19 @@ public final class Icrc {
             return MISMATCH;
         }
         return Ipv4IdRecovery.recover(received ^ computed, length);
+    }
+
+    /**
+     * Turns the ICRC of the IPv4 packet {@code datagram[0, length)} (a whole UDP payload, BTH
+     * through ICRC) from the one for the Identification it was computed with into the one for
+     * that ID XOR {@code idChange}: a packet built for ID 0 then travels with ID
+     * {@code idChange}, as the kernel numbers the datagrams it cuts from one segmented send
+     * (0, 1, 2, ...). Applied twice with the same change, the packet is as before. Not for the
+     * kernel rxe's FLUSH ICRC ({@link #computeRxeFlush}), where the ID lies farther from the end.
+     */
+    public static void changeIpv4Id(MemorySegment datagram, int length, int idChange) {
+        long at = length - LENGTH;
+        datagram.set(BigEndian.LE32, at, datagram.get(BigEndian.LE32, at) ^ Ipv4IdRecovery.difference(idChange, length));
     }
 
     private int writePseudoHeaders(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {

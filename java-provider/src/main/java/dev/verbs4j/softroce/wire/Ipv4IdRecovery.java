@@ -21,17 +21,26 @@ final class Ipv4IdRecovery {
     private static final int MAX_LENGTH = 1 << 16;
     /** x^-(2^i) for i = 0..23: enough for exponents up to 8 * 65535 + 176 < 2^20. */
     private static final int[] INVERSE_POWERS_OF_TWO = new int[24];
+    /** x^(2^i) for i = 0..23. */
+    private static final int[] POWERS_OF_TWO = new int[24];
     /**
      * x^-(8 * length + 176) by UDP payload length; 0 means "not computed yet" (no power of x is
      * 0 modulo the polynomial). Filled lazily and shared: racing threads compute and store the
      * same int, which the Java memory model allows without locks.
      */
     private static final int[] UNSHIFT_BY_LENGTH = new int[MAX_LENGTH];
+    /** x^(8 * length + 176) by UDP payload length, as {@link #UNSHIFT_BY_LENGTH}. */
+    private static final int[] SHIFT_BY_LENGTH = new int[MAX_LENGTH];
 
     static {
         int power = divideByX(ONE);
         for (int i = 0; i < INVERSE_POWERS_OF_TWO.length; i++) {
             INVERSE_POWERS_OF_TWO[i] = power;
+            power = multiply(power, power);
+        }
+        power = multiplyByX(ONE);
+        for (int i = 0; i < POWERS_OF_TWO.length; i++) {
+            POWERS_OF_TWO[i] = power;
             power = multiply(power, power);
         }
     }
@@ -57,6 +66,20 @@ final class Ipv4IdRecovery {
         return (id >>> 8) & 0xFF00 | id >>> 24;
     }
 
+    /**
+     * The XOR that turns the ICRC of a packet sent with IPv4 ID 0 into that of the same
+     * packet sent with {@code id} (the inverse of {@link #recover}): {@code id} as a
+     * polynomial, times x^(8 * length + 176).
+     */
+    static int difference(int id, int length) {
+        int shift = SHIFT_BY_LENGTH[length];
+        if (shift == 0) {
+            shift = powerOfX(8L * length + 176);
+            SHIFT_BY_LENGTH[length] = shift;
+        }
+        return multiply((id & 0xFF00) << 8 | (id & 0xFF) << 24, shift);
+    }
+
     /** {@code a * x mod P}: one zero bit through the CRC register. */
     static int multiplyByX(int a) {
         return (a >>> 1) ^ ((a & 1) != 0 ? POLY : 0);
@@ -79,12 +102,22 @@ final class Ipv4IdRecovery {
         return product;
     }
 
+    /** x^n mod P. */
+    static int powerOfX(long n) {
+        return power(POWERS_OF_TWO, n);
+    }
+
     /** x^-n mod P. */
     static int inversePowerOfX(long n) {
+        return power(INVERSE_POWERS_OF_TWO, n);
+    }
+
+    /** The product of {@code powersOfTwo[i]} over the bits i set in {@code n}. */
+    private static int power(int[] powersOfTwo, long n) {
         int result = ONE;
         for (int i = 0; n != 0; i++, n >>>= 1) {
             if ((n & 1) != 0) {
-                result = multiply(result, INVERSE_POWERS_OF_TWO[i]);
+                result = multiply(result, powersOfTwo[i]);
             }
         }
         return result;
