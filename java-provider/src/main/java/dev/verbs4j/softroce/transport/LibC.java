@@ -173,9 +173,14 @@ final class LibC {
      * size in a control message. @return whether the kernel agreed
      */
     static boolean joinReceives(int fd) {
+        return setIntOption(fd, SOL_UDP, UDP_GRO, 1);
+    }
+
+    /** Sets the int socket option {@code level}/{@code name} of {@code fd}. @return whether the kernel took it */
+    static boolean setIntOption(int fd, int level, int name, int value) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
-            setOption(arena, state, fd, SOL_UDP, UDP_GRO, 1);
+            setOption(arena, state, fd, level, name, value);
             return true;
         } catch (UncheckedIOException e) {
             return false;

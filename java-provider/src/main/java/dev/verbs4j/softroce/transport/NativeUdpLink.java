@@ -320,6 +320,11 @@ public final class NativeUdpLink implements Link {
         return batch == null ? 0 : batch.joinedMessages();
     }
 
+    /** The socket the link receives and sends with (for tests that set an option on it). */
+    int socket() {
+        return fd;
+    }
+
     /** Whether the kernel may join datagrams that come together into one message for this link. */
     boolean joinsReceives() {
         return joined;

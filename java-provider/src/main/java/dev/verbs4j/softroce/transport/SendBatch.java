@@ -40,8 +40,11 @@ final class SendBatch {
     private final MemorySegment iovecs;
     private final MemorySegment[] data = new MemorySegment[CAPACITY];
     private final MemorySegment[] names = new MemorySegment[CAPACITY];
-    /** The link's own encoded destination each datagram goes to: the same object for the same destination. */
-    private final MemorySegment[] destinations = new MemorySegment[CAPACITY];
+    /**
+     * Each datagram's destination as the first 8 bytes of its socket address: family, port
+     * and, for a {@code sockaddr_in}, the whole address (runs are made on IPv4 sockets only).
+     */
+    private final long[] destinations = new long[CAPACITY];
     private final int[] lengths = new int[CAPACITY];
     private int count;
     private int socket = -1;
@@ -56,6 +59,9 @@ final class SendBatch {
     private final int[] runStart = new int[CAPACITY + 1];
     private Ipv4IdStamp stamp;
     private long runsSent;
+    /** Runs the kernel refused and then took datagram by datagram; at {@link #GIVE_UP_AFTER} the batch sends each alone. */
+    private int refusedButTakenAlone;
+    private static final int GIVE_UP_AFTER = 3;
 
     /** Room for {@link #CAPACITY} datagrams of up to {@code room} bytes each. */
     SendBatch(Arena arena, long room) {
@@ -120,17 +126,13 @@ final class SendBatch {
         return count < CAPACITY && (count == 0 || socket == fd);
     }
 
-    /**
-     * Copies the datagram {@code packet[0, length)} to {@code name[0, nameLength)} into the
-     * batch ({@link #accepts} must be true); {@code name} is the link's own encoding of the
-     * destination, the same object for every datagram to it.
-     */
+    /** Copies the datagram {@code packet[0, length)} to {@code name[0, nameLength)} into the batch ({@link #accepts} must be true). */
     void add(int fd, MemorySegment packet, int length, MemorySegment name, int nameLength) {
         assert accepts(fd) && length <= room;
         socket = fd;
         MemorySegment.copy(packet, 0, data[count], 0, length);
         MemorySegment.copy(name, 0, names[count], 0, nameLength);
-        destinations[count] = name;
+        destinations[count] = names[count].get(ValueLayout.JAVA_LONG, 0);
         lengths[count] = length;
         iovecs.set(ValueLayout.JAVA_LONG, count * IOVEC_SIZE + 8, length);
         messages.set(ValueLayout.JAVA_INT, count * MMSGHDR_SIZE + 8, nameLength);
@@ -180,16 +182,17 @@ final class SendBatch {
                 next += sent;
                 continue;
             }
-            // Refused: the run's datagrams go alone, as built. If the kernel takes them so, it
-            // cannot segment here (no UDP_SEGMENT, no checksum offload on the route's device),
-            // and the batch stops trying; if it refuses them too, its buffer was full.
+            // Refused: the run's datagrams go alone, as built. If the kernel takes them all so,
+            // it may not segment here (no UDP_SEGMENT, no checksum offload on the route's
+            // device), and after a few such runs the batch stops trying; if it refuses some of
+            // them too, its buffer was full.
             int from = runStart[next];
             int to = runStart[next + 1];
             changeIds(from, to);
             int refusedAlone = sendEach(from, to);
             refused += refusedAlone;
             next++;
-            if (to - from > 1 && refusedAlone < to - from) {
+            if (to - from > 1 && refusedAlone == 0 && ++refusedButTakenAlone >= GIVE_UP_AFTER) {
                 for (int r = next; r < runCount; r++) {
                     changeIds(runStart[r], runStart[r + 1]);
                 }
@@ -228,14 +231,14 @@ final class SendBatch {
 
     /**
      * Cuts {@code count} datagrams into runs the kernel can segment: consecutive, to the same
-     * destination (the same object), each as long as the run's first but the last, which may
+     * destination, each as long as the run's first but the last, which may
      * be shorter, at most {@link #MAX_RUN} of them and {@link #MAX_RUN_BYTES} in all, and
      * each after the first {@linkplain Ipv4IdStamp#changeable changeable}. Run {@code r} is
      * {@code [runStart[r], runStart[r + 1])}.
      *
      * @return how many runs
      */
-    static int planRuns(Object[] destinations, int[] lengths, int count, Ipv4IdStamp stamp, MemorySegment[] data,
+    static int planRuns(long[] destinations, int[] lengths, int count, Ipv4IdStamp stamp, MemorySegment[] data,
                         int[] runStart) {
         int runs = 0;
         int from = 0;

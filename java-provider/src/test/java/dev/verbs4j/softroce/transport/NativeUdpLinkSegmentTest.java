@@ -85,6 +85,39 @@ class NativeUdpLinkSegmentTest {
         assertEquals(-1, b.receive(in));
     }
 
+    /**
+     * A socket without UDP checksums ({@code SO_NO_CHECK}) cannot send a segmented run: the
+     * kernel refuses it (EINVAL) and takes its datagrams one by one, as built, unchanged for
+     * an ID; after three such runs the link sends each datagram alone.
+     */
+    @Test
+    void runsTheKernelRefusesButTakesAloneGoAloneAsBuiltAndThenAlways() {
+        try (NativeUdpLink a = new NativeUdpLink(A); NativeUdpLink b = new NativeUdpLink(B)) {
+            assertTrue(LibC.setIntOption(a.socket(), 1, 11, 1), "SO_NO_CHECK");
+            a.segmentSends(LAST_BYTE);
+            ByteBuffer in = ByteBuffer.allocateDirect(9000);
+            for (int round = 0; round < 4; round++) {
+                assertTrue(a.segmentsSends(), "round " + round + ": still trying runs");
+                a.holdSends();
+                for (int i = 0; i < 5; i++) {
+                    assertTrue(a.send(datagram(700, round * 10 + i), 700, B));
+                }
+                assertEquals(0, a.flushSends(), "round " + round + ": none refused in the end");
+                for (int i = 0; i < 5; i++) {
+                    assertEquals(700, b.receive(in), "round " + round + ", datagram " + i);
+                    assertEquals(datagram(700, round * 10 + i).slice(0, 700), in.duplicate().flip(),
+                            "round " + round + ", datagram " + i + " as built");
+                }
+                assertEquals(-1, b.receive(in));
+                if (round == 2) {
+                    assertFalse(a.segmentsSends(), "three runs refused and taken alone: each alone from now on");
+                    break;
+                }
+            }
+            assertEquals(0, a.segmentedRuns());
+        }
+    }
+
     @Test
     void withoutAStampOrWithThePropertyFalseEachDatagramLeavesAlone() {
         try (NativeUdpLink a = new NativeUdpLink(A); NativeUdpLink b = new NativeUdpLink(B)) {
@@ -108,9 +141,9 @@ class NativeUdpLinkSegmentTest {
 
     @Test
     void runsEndAtAnotherDestinationALongerDatagramAShorterOneAndOneThatKeepsItsId() {
-        Object d1 = new Object();
-        Object d2 = new Object();
-        Object[] destinations = {d1, d1, d1, d1, d2, d2, d1, d1, d1, d1};
+        long d1 = 0x0100_007F_D2BB_0002L;
+        long d2 = 0x0200_007F_D2BB_0002L;
+        long[] destinations = {d1, d1, d1, d1, d2, d2, d1, d1, d1, d1};
         int[] lengths = {100, 100, 50, 100, 100, 100, 100, 120, 120, 120};
         MemorySegment[] data = new MemorySegment[destinations.length];
         for (int i = 0; i < data.length; i++) {
@@ -137,10 +170,9 @@ class NativeUdpLinkSegmentTest {
     @Test
     void aRunHoldsAtMostSixtyFourDatagramsAndOneDatagramsWorthOfBytes() {
         int n = SendBatch.CAPACITY;
-        Object d = new Object();
-        Object[] destinations = new Object[n];
+        long[] destinations = new long[n];
         MemorySegment[] data = new MemorySegment[n];
-        Arrays.fill(destinations, d);
+        Arrays.fill(destinations, 0x0100_007F_D2BB_0002L);
         Arrays.fill(data, MemorySegment.ofArray(new byte[1]));
         int[] lengths = new int[n];
         Arrays.fill(lengths, 4136);
