@@ -48,8 +48,10 @@ final class LibC {
     private static final int EFD_CLOEXEC = 0x80000;
     private static final int EADDRINUSE = 98;
     private static final int MSG_DONTWAIT = 0x40;
-    private static final int SOL_UDP = 17;
-    private static final int UDP_GRO = 104;
+    /** The UDP socket level, and its options for segmented sends and joined receives (also their control messages' types). */
+    static final int SOL_UDP = 17;
+    static final int UDP_SEGMENT = 103;
+    static final int UDP_GRO = 104;
 
     static final boolean AVAILABLE;
     private static final MethodHandle SOCKET;

@@ -393,10 +393,7 @@ public final class NativeUdpLink implements Link {
                     singles = 0;
                     return -1;
                 }
-                if (++singles == BURST) {
-                    singles = 0;
-                    bursting = true;
-                }
+                countSingle();
                 return receiveFromBatch(buffer);
             }
         }
@@ -406,9 +403,8 @@ public final class NativeUdpLink implements Link {
             singles = 0;
             return -1;
         }
-        if (batch != null && ++singles == BURST) {
-            singles = 0;
-            bursting = true;
+        if (batch != null) {
+            countSingle();
         }
         source = sourceOf(sourceAddress);
         if (source == null) {
@@ -416,6 +412,14 @@ public final class NativeUdpLink implements Link {
         }
         buffer.position((int) n);
         return (int) n;
+    }
+
+    /** One more message came alone: after {@link #BURST} in a row, the link fetches batches. */
+    private void countSingle() {
+        if (++singles == BURST) {
+            singles = 0;
+            bursting = true;
+        }
     }
 
     /** How many batches this link has asked the kernel for (each one {@code recvmmsg}); 0 with a batch of 1. */

@@ -22,8 +22,6 @@ final class ReceiveBatch {
     private static final long IOVEC_SIZE = 16;
     /** Room for one control message with an int: {@code CMSG_SPACE(sizeof(int))} is 24; more is harmless. */
     private static final long CONTROL_ROOM = 32;
-    private static final int SOL_UDP = 17;
-    private static final int UDP_GRO = 104;
 
     private final int capacity;
     private final MemorySegment messages;
@@ -138,7 +136,7 @@ final class ReceiveBatch {
         long controlLength = messages.get(ValueLayout.JAVA_LONG, m * MMSGHDR_SIZE + 40);
         long at = m * CONTROL_ROOM;
         if (controlLength >= 20 && controls.get(ValueLayout.JAVA_LONG, at) >= 20
-                && controls.get(ValueLayout.JAVA_INT, at + 8) == SOL_UDP && controls.get(ValueLayout.JAVA_INT, at + 12) == UDP_GRO) {
+                && controls.get(ValueLayout.JAVA_INT, at + 8) == LibC.SOL_UDP && controls.get(ValueLayout.JAVA_INT, at + 12) == LibC.UDP_GRO) {
             return controls.get(ValueLayout.JAVA_INT, at + 16);
         }
         return 0;

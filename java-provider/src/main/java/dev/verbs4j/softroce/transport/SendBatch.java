@@ -28,8 +28,6 @@ final class SendBatch {
     static final int MAX_RUN = 64;
     /** A run's bytes: one UDP datagram's payload at most (65,535 less the IPv6 and UDP headers, with room). */
     static final int MAX_RUN_BYTES = 65_000;
-    private static final int SOL_UDP = 17;
-    private static final int UDP_SEGMENT = 103;
     /** {@code CMSG_SPACE(sizeof(uint16_t))}: the 16-byte header and the size, aligned to 8. */
     private static final long CONTROL_SPACE = 24;
 
@@ -99,8 +97,8 @@ final class SendBatch {
                 MemorySegment control = controls.asSlice(i * CONTROL_SPACE, CONTROL_SPACE);
                 runControls[i] = control;
                 control.set(ValueLayout.JAVA_LONG, 0, 18L);
-                control.set(ValueLayout.JAVA_INT, 8, SOL_UDP);
-                control.set(ValueLayout.JAVA_INT, 12, UDP_SEGMENT);
+                control.set(ValueLayout.JAVA_INT, 8, LibC.SOL_UDP);
+                control.set(ValueLayout.JAVA_INT, 12, LibC.UDP_SEGMENT);
             }
         }
         this.stamp = stamp;

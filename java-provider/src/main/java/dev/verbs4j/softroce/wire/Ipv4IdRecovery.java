@@ -53,12 +53,7 @@ final class Ipv4IdRecovery {
      * XOR, or {@link Icrc#MISMATCH} if no 16-bit ID does.
      */
     static int recover(int difference, int length) {
-        int unshift = UNSHIFT_BY_LENGTH[length];
-        if (unshift == 0) {
-            unshift = inversePowerOfX(8L * length + 176);
-            UNSHIFT_BY_LENGTH[length] = unshift;
-        }
-        int id = multiply(difference, unshift);
+        int id = multiply(difference, byLength(UNSHIFT_BY_LENGTH, INVERSE_POWERS_OF_TWO, length));
         if ((id & 0xFFFF) != 0) {
             return Icrc.MISMATCH;
         }
@@ -72,12 +67,17 @@ final class Ipv4IdRecovery {
      * polynomial, times x^(8 * length + 176).
      */
     static int difference(int id, int length) {
-        int shift = SHIFT_BY_LENGTH[length];
-        if (shift == 0) {
-            shift = powerOfX(8L * length + 176);
-            SHIFT_BY_LENGTH[length] = shift;
+        return multiply((id & 0xFF00) << 8 | (id & 0xFF) << 24, byLength(SHIFT_BY_LENGTH, POWERS_OF_TWO, length));
+    }
+
+    /** x^(±(8 * length + 176)) from {@code table}, computed from {@code powersOfTwo} (x^(±2^i)) and kept on first use. */
+    private static int byLength(int[] table, int[] powersOfTwo, int length) {
+        int value = table[length];
+        if (value == 0) {
+            value = power(powersOfTwo, 8L * length + 176);
+            table[length] = value;
         }
-        return multiply((id & 0xFF00) << 8 | (id & 0xFF) << 24, shift);
+        return value;
     }
 
     /** {@code a * x mod P}: one zero bit through the CRC register. */
@@ -100,11 +100,6 @@ final class Ipv4IdRecovery {
             }
         }
         return product;
-    }
-
-    /** x^n mod P. */
-    static int powerOfX(long n) {
-        return power(POWERS_OF_TWO, n);
     }
 
     /** x^-n mod P. */
