@@ -846,7 +846,7 @@ public final class DeviceEngine implements AutoCloseable {
         boolean mayStop = pacedSteps > 0;
         tookOneAtPace = false;
         while (n < RECEIVE_BUDGET) {
-            int length = link.receive(rxBuffer);
+            int length = link.receiveInPlace(rxBuffer);
             if (length < 0) {
                 pacedSteps = n <= 1 ? PACED_STEPS : 0;
                 tookOneAtPace = n == 1;
@@ -901,18 +901,22 @@ public final class DeviceEngine implements AutoCloseable {
 
     /** Hands a received packet to its queue pair; returns whether it ended a request whose data the application sees. */
     private boolean dispatch(int length, InetSocketAddress source, long nowNs) {
-        if (!view.wrap(rxSegment, 0, length)) {
-            record(rxSegment, length, rxFlow, 0);
+        // The link may have left the datagram in its own batch: it is read there, not copied.
+        MemorySegment held = link.heldSegment();
+        MemorySegment packet = held != null ? held : rxSegment;
+        long at = held != null ? link.heldOffset() : 0;
+        if (!view.wrap(packet, at, length)) {
+            record(packet, at, length, rxFlow, 0);
             counters.increment(Counters.DROP_MALFORMED);
             return false;
         }
         if (!view.checkIcrc(icrc, rxFlow)) {
-            record(rxSegment, length, rxFlow, 0);
+            record(packet, at, length, rxFlow, 0);
             counters.increment(Counters.DROP_ICRC);
             return false;
         }
         // The capture shows the IPv4 Identification the sender used, so the ICRC verifies there too.
-        record(rxSegment, length, rxFlow, view.ipv4Id());
+        record(packet, at, length, rxFlow, view.ipv4Id());
         if (view.ipv4Id() != 0) {
             counters.increment(Counters.ICRC_IPV4_ID_RECOVERED);
         }
@@ -965,7 +969,7 @@ public final class DeviceEngine implements AutoCloseable {
         }
         counters.increment(Counters.MADS_IN);
         try {
-            gsi.onMad(rxSegment.asSlice(view.payloadOffset(), MAD_SIZE), source.getAddress(), nowNs);
+            gsi.onMad(view.segment().asSlice(view.payloadOffset(), MAD_SIZE), source.getAddress(), nowNs);
         } catch (RuntimeException e) {
             // A MAD the agent could not take is the peer's problem, not the device's: dropped.
             counters.increment(Counters.DROP_MAD);
@@ -1003,7 +1007,7 @@ public final class DeviceEngine implements AutoCloseable {
         InetSocketAddress peer = new InetSocketAddress(destination, peerPort);
         flowTo(peer, gsiFlow);
         int length = builder.finish(MAD_SIZE, icrc, gsiFlow, 0);
-        record(txSegment, length, gsiFlow, 0);
+        record(txSegment, 0, length, gsiFlow, 0);
         if (link.send(txBuffer, length, peer, local.getPort())) {
             counters.increment(Counters.PACKETS_OUT);
             counters.increment(Counters.MADS_OUT);
@@ -1055,7 +1059,7 @@ public final class DeviceEngine implements AutoCloseable {
         int length = rxeFlushIcrc && builder.opcode() == Opcodes.RC_FLUSH
                 ? builder.finishRxeFlush(payloadLength, icrc, flow, 0)
                 : builder.finish(payloadLength, icrc, flow, 0);
-        record(txSegment, length, flow, 0);
+        record(txSegment, 0, length, flow, 0);
         if (link.send(txBuffer, length, destination, sourcePort)) {
             counters.increment(Counters.PACKETS_OUT);
             counters.add(Counters.BYTES_OUT, length);
@@ -1070,11 +1074,11 @@ public final class DeviceEngine implements AutoCloseable {
      * computed with: 0 for ours (our socket sends ID 0), the recovered one for a received
      * packet, 0 for one that failed the check (the capture then shows it as bad).
      */
-    private void record(MemorySegment packet, int length, UdpFlow flow, int ipv4Id) {
+    private void record(MemorySegment packet, long offset, int length, UdpFlow flow, int ipv4Id) {
         PcapWriter pcap = capture;
         if (pcap != null) {
             try {
-                pcap.write(System.currentTimeMillis() * 1_000_000L, flow, ipv4Id, packet, 0, length);
+                pcap.write(System.currentTimeMillis() * 1_000_000L, flow, ipv4Id, packet, offset, length);
             } catch (java.io.IOException e) {
                 capture = null; // a failing capture must not stop the device
             }

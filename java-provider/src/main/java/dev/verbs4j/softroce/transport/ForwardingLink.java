@@ -1,5 +1,6 @@
 package dev.verbs4j.softroce.transport;
 
+import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
@@ -48,6 +49,21 @@ public abstract class ForwardingLink implements Link {
     @Override
     public int receive(ByteBuffer buffer) {
         return inner.receive(buffer);
+    }
+
+    @Override
+    public int receiveInPlace(ByteBuffer buffer) {
+        return inner.receiveInPlace(buffer);
+    }
+
+    @Override
+    public MemorySegment heldSegment() {
+        return inner.heldSegment();
+    }
+
+    @Override
+    public long heldOffset() {
+        return inner.heldOffset();
     }
 
     @Override

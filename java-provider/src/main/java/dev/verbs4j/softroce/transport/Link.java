@@ -1,5 +1,6 @@
 package dev.verbs4j.softroce.transport;
 
+import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
@@ -81,6 +82,28 @@ public interface Link extends AutoCloseable {
      * @return its length, or -1 when none is waiting; its sender is then {@link #source()}
      */
     int receive(ByteBuffer buffer);
+
+    /**
+     * Receives one datagram as {@link #receive} does, except that a link holding what it
+     * received in memory of its own (a batch of datagrams) may leave it there instead of
+     * copying it into {@code buffer}: {@link #heldSegment()} then names where it lies, from
+     * {@link #heldOffset()}, and it stays there, unchanged, until the next receive. A datagram
+     * longer than {@code buffer} is cut to its capacity in either case. By default the
+     * datagram is copied, as {@link #receive} does.
+     */
+    default int receiveInPlace(ByteBuffer buffer) {
+        return receive(buffer);
+    }
+
+    /** Where the datagram the last {@link #receiveInPlace} returned lies; {@code null} when it was copied into the buffer. */
+    default MemorySegment heldSegment() {
+        return null;
+    }
+
+    /** Where in {@link #heldSegment()} that datagram starts. */
+    default long heldOffset() {
+        return 0;
+    }
 
     /** The sender of the datagram the last {@link #receive} returned. */
     InetSocketAddress source();

@@ -106,6 +106,11 @@ public final class NativeUdpLink implements Link {
 
     private ByteBuffer receiveBuffer;
     private MemorySegment receiveSegment;
+    /** Whether the receive under way is a {@link #receiveInPlace}: a datagram of the batch stays there. */
+    private boolean leaveInBatch;
+    /** Where the last datagram {@link #receiveInPlace} left in the batch lies; {@code null} when it was copied. */
+    private MemorySegment held;
+    private long heldOffset;
     private ByteBuffer sendBuffer;
     private MemorySegment sendSegment;
     /**
@@ -369,7 +374,28 @@ public final class NativeUdpLink implements Link {
     }
 
     @Override
+    public int receiveInPlace(ByteBuffer buffer) {
+        leaveInBatch = true;
+        try {
+            return receive(buffer);
+        } finally {
+            leaveInBatch = false;
+        }
+    }
+
+    @Override
+    public MemorySegment heldSegment() {
+        return held;
+    }
+
+    @Override
+    public long heldOffset() {
+        return heldOffset;
+    }
+
+    @Override
     public int receive(ByteBuffer buffer) {
+        held = null;
         if (buffer != receiveBuffer) {
             receiveBuffer = buffer;
             receiveSegment = forCalls(MemorySegment.ofBuffer(buffer.duplicate().clear()));
@@ -427,10 +453,15 @@ public final class NativeUdpLink implements Link {
         return batch == null ? 0 : batch.fetches();
     }
 
-    /** The batch's next datagram, truncated to {@code buffer} as {@code recvfrom} would. */
+    /** The batch's next datagram, truncated to {@code buffer} as {@code recvfrom} would: copied there, or left in the batch for {@link #receiveInPlace}. */
     private int receiveFromBatch(ByteBuffer buffer) {
         int n = (int) Math.min(batch.next(), receiveSegment.byteSize());
-        MemorySegment.copy(batch.data(), batch.offset(), receiveSegment, 0, n);
+        if (leaveInBatch) {
+            held = batch.data();
+            heldOffset = batch.offset();
+        } else {
+            MemorySegment.copy(batch.data(), batch.offset(), receiveSegment, 0, n);
+        }
         source = sourceOf(batch.sender());
         if (source == null) {
             return -1;

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -15,6 +16,8 @@ import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -138,6 +141,46 @@ class NativeUdpLinkBatchTest {
             assertEquals(datagram(300, 2).slice(0, 300), large.flip());
             assertEquals(-1, b.receive(large));
             assertEquals(batch == 1 ? 0 : 2, b.batchesFetched());
+        }
+    }
+
+    /**
+     * Received in place, a datagram of a batch is read where the batch holds it, until the
+     * next receive; one that came alone is in the buffer (a {@code recvfrom}) or, where the
+     * kernel joins runs, in the batch too (a {@code recvmsg}).
+     * Either way the bytes, the cut to the buffer's size and the sender are those of a copy.
+     */
+    @Test
+    void aDatagramOfABatchIsReceivedInPlace() {
+        try (NativeUdpLink a = new NativeUdpLink(A, 1); NativeUdpLink b = new NativeUdpLink(B, 8)) {
+            int[] lengths = {10, 20, 30, 5000, 40};
+            for (int i = 0; i < lengths.length; i++) {
+                assertTrue(a.send(datagram(lengths[i], i), lengths[i], B));
+            }
+            ByteBuffer in = ByteBuffer.allocateDirect(1000);
+            for (int i = 0; i < lengths.length; i++) {
+                int expected = Math.min(lengths[i], in.capacity());
+                assertEquals(expected, b.receiveInPlace(in), "datagram " + i);
+                assertEquals(A, b.source());
+                MemorySegment held = b.heldSegment();
+                ByteBuffer bytes;
+                if (i >= 2) {
+                    assertNotNull(held, "datagram " + i + " came in a batch and stays there");
+                }
+                if (held == null) {
+                    assertEquals(expected, in.position());
+                    bytes = in.flip();
+                } else {
+                    bytes = held.asSlice(b.heldOffset(), expected).asByteBuffer();
+                }
+                assertEquals(datagram(lengths[i], i).slice(0, expected), bytes, "datagram " + i + "'s bytes");
+            }
+            assertEquals(1, b.batchesFetched());
+            // A copying receive after one in place leaves nothing held.
+            assertTrue(a.send(datagram(10, 9), 10, B));
+            assertEquals(10, b.receive(in));
+            assertNull(b.heldSegment());
+            assertEquals(datagram(10, 9).slice(0, 10), in.flip());
         }
     }
 
