@@ -75,6 +75,13 @@ public final class DeviceEngine implements AutoCloseable {
     private final ByteBuffer rxBuffer = rxSegment.asByteBuffer();
     private final MemorySegment txSegment = arena.allocate(BUFFER_SIZE, 8);
     private final ByteBuffer txBuffer = txSegment.asByteBuffer();
+    /**
+     * The largest packet a queue pair builds: a payload of the largest MTU (4096 bytes) behind
+     * the longest transport headers (40 bytes), its pad and the ICRC, with room to spare.
+     */
+    private static final int LARGEST_PACKET = 4096 + 64;
+    /** Where the packet being built is: the link's room for it ({@link Link#sendSlot}), or {@link #txSegment}. */
+    private MemorySegment txPacket = txSegment;
     private final MemorySegment grh = arena.allocate(40 + IpUdpHeaders.UDP_HEADER_LENGTH);
     private final MemorySegment atomicResult = arena.allocate(8, 8);
     private final PacketView view = new PacketView();
@@ -1003,12 +1010,12 @@ public final class DeviceEngine implements AutoCloseable {
         b.bth().init(Opcodes.UD_SEND_ONLY, false, false, 0, 0xFFFF, GSI_QPN, false, gsiPsn);
         gsiPsn = (gsiPsn + 1) & 0xFF_FFFF;
         b.deth().init(GSI_QKEY, GSI_QPN);
-        MemorySegment.copy(mad, 0, txSegment, b.payloadOffset(), MAD_SIZE);
+        MemorySegment.copy(mad, 0, txPacket, b.payloadOffset(), MAD_SIZE);
         InetSocketAddress peer = new InetSocketAddress(destination, peerPort);
         flowTo(peer, gsiFlow);
         int length = builder.finish(MAD_SIZE, icrc, gsiFlow, 0);
-        record(txSegment, 0, length, gsiFlow, 0);
-        if (link.send(txBuffer, length, peer, local.getPort())) {
+        record(txPacket, 0, length, gsiFlow, 0);
+        if (sendPacket(length, peer, local.getPort())) {
             counters.increment(Counters.PACKETS_OUT);
             counters.increment(Counters.MADS_OUT);
             return true;
@@ -1036,16 +1043,22 @@ public final class DeviceEngine implements AutoCloseable {
         return atomicResult;
     }
 
-    MemorySegment txSegment() {
-        return txSegment;
+    /** Where the packet {@link #startPacket} started is built. */
+    MemorySegment txPacket() {
+        return txPacket;
     }
 
-    /** Starts a packet in the transmit buffer. */
+    /**
+     * Starts a packet: in the link's room for the next datagram it keeps, where it has one
+     * (sending it then copies nothing), else in the transmit buffer.
+     */
     PacketBuilder startPacket(int opcode) {
-        return builder.start(txSegment, 0, opcode);
+        MemorySegment slot = link.sendSlot();
+        txPacket = slot != null && slot.byteSize() >= LARGEST_PACKET ? slot : txSegment;
+        return builder.start(txPacket, 0, opcode);
     }
 
-    /** Finishes the packet in the transmit buffer and sends it to the QP's peer. */
+    /** Finishes the packet started and sends it to the QP's peer. */
     void transmit(QpEngine qp, int payloadLength) {
         send(qp, payloadLength, qp.flow, qp.peer, qp.sourcePort);
     }
@@ -1059,14 +1072,21 @@ public final class DeviceEngine implements AutoCloseable {
         int length = rxeFlushIcrc && builder.opcode() == Opcodes.RC_FLUSH
                 ? builder.finishRxeFlush(payloadLength, icrc, flow, 0)
                 : builder.finish(payloadLength, icrc, flow, 0);
-        record(txSegment, 0, length, flow, 0);
-        if (link.send(txBuffer, length, destination, sourcePort)) {
+        record(txPacket, 0, length, flow, 0);
+        if (sendPacket(length, destination, sourcePort)) {
             counters.increment(Counters.PACKETS_OUT);
             counters.add(Counters.BYTES_OUT, length);
             qp.counters.increment(Counters.PACKETS_OUT);
         } else {
             counters.increment(Counters.DROP_SEND_FAILED);
         }
+    }
+
+    /** Hands the packet built to the link, from where it was built. */
+    private boolean sendPacket(int length, InetSocketAddress destination, int sourcePort) {
+        return txPacket == txSegment
+                ? link.send(txBuffer, length, destination, sourcePort)
+                : link.sendFromSlot(length, destination, sourcePort);
     }
 
     /**

@@ -265,7 +265,7 @@ final class Requester {
 
     /** Copies {@code length} bytes of the message, from {@code w.sentBytes} on, to the packet. */
     private boolean gather(Wqe w, long target, int length) {
-        MemorySegment packet = qp.device.txSegment();
+        MemorySegment packet = qp.device.txPacket();
         if (w.isInline) {
             MemorySegment.copy(w.inline, w.sentBytes, packet, target, length);
             return true;
@@ -308,7 +308,7 @@ final class Requester {
         b.bth().init(Opcodes.RC_ATOMIC_WRITE, false, false, 0, 0xFFFF, qp.destQpn, true, psn);
         b.reth().init(w.remoteAddress, w.rkey, 8);
         // The 8 bytes are the memory image the responder stores: the value in native order.
-        qp.device.txSegment().set(ValueLayout.JAVA_LONG_UNALIGNED, b.payloadOffset(), w.swap);
+        qp.device.txPacket().set(ValueLayout.JAVA_LONG_UNALIGNED, b.payloadOffset(), w.swap);
         qp.device.transmit(qp, 8);
         singlePsn(w);
     }

@@ -551,7 +551,7 @@ final class Responder {
                 if (OpcodeTable.has(opcode, OpcodeTable.HAS_AETH)) {
                     b.aeth().init(ACK, msn);
                 }
-                if (payload > 0 && !region.copyOut(offset, qp.device.txSegment(), b.payloadOffset(), payload)) {
+                if (payload > 0 && !region.copyOut(offset, qp.device.txPacket(), b.payloadOffset(), payload)) {
                     memory.foundFreed(region);
                     pendingCount = 0;
                     streamed = 0;

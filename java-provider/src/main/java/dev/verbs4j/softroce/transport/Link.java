@@ -62,6 +62,26 @@ public interface Link extends AutoCloseable {
     }
 
     /**
+     * Where the next datagram may be built so that sending it copies nothing: while the link
+     * holds its sends ({@link #holdSends}), its own room for the next one it keeps, which
+     * stays that until the next send; else {@code null} (build it elsewhere and {@link #send}
+     * it). A datagram built there leaves with {@link #sendFromSlot}.
+     */
+    default MemorySegment sendSlot() {
+        return null;
+    }
+
+    /**
+     * Sends the datagram built in {@link #sendSlot()}{@code [0, length)}, as
+     * {@link #send(ByteBuffer, int, InetSocketAddress, int)} sends a buffer's.
+     *
+     * @throws IllegalStateException if the link gave no slot
+     */
+    default boolean sendFromSlot(int length, InetSocketAddress destination, int sourcePort) {
+        throw new IllegalStateException("this link builds no datagram in place");
+    }
+
+    /**
      * Lets the link hand a run of datagrams it keeps ({@link #holdSends}), of one size and to
      * one destination, to the kernel as one send that the kernel (or the network card) cuts
      * back into them ({@code UDP_SEGMENT}), where the platform can; {@code stamp} says what

@@ -262,9 +262,14 @@ public final class NativeUdpLink implements Link {
 
     @Override
     public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination, int sourcePort) {
+        return sendFrom(socketFor(sourcePort), buffer, length, destination);
+    }
+
+    /** The socket that sends from {@code sourcePort}: its own, when {@link #sourcePort} bound one, else the device's. */
+    private int socketFor(int sourcePort) {
         int slot = sourcePort - FIRST_SOURCE_PORT;
         int socket = slot >= 0 && slot < senders.length ? senders[slot] : -1;
-        return sendFrom(socket >= 0 ? socket : fd, buffer, length, destination);
+        return socket >= 0 ? socket : fd;
     }
 
     private boolean sendFrom(int socket, ByteBuffer buffer, int length, InetSocketAddress to) {
@@ -275,28 +280,51 @@ public final class NativeUdpLink implements Link {
             sendBuffer = buffer;
             sendSegment = forCalls(MemorySegment.ofBuffer(buffer.duplicate().clear()));
         }
+        return sendFrom(socket, sendSegment, length, to);
+    }
+
+    private boolean sendFrom(int socket, MemorySegment packet, int length, InetSocketAddress to) {
         int slot = destinationSlot(to);
         if (destinationLengths[slot] < 0) {
             return false;
         }
-        if (length > sendSegment.byteSize()) {
+        if (length > packet.byteSize()) {
             return false;
         }
         if (holding) {
-            if (sendBatch == null) {
-                sendBatch = new SendBatch(arena, HELD_DATAGRAM_ROOM);
-                sendBatch.segmentRuns(arena, segmentStamp);
-            }
-            if (length <= sendBatch.room()) {
+            if (length <= sendBatch().room()) {
                 if (!sendBatch.accepts(socket)) {
                     refusedWhileHolding += sendBatch.send();
                 }
-                sendBatch.add(socket, sendSegment, length, destinations[slot], destinationLengths[slot]);
+                sendBatch.add(socket, packet, length, destinations[slot], destinationLengths[slot]);
                 return true;
             }
             refusedWhileHolding += sendBatch.send();
         }
-        return LibC.sendTo(socket, sendSegment, length, destinations[slot], destinationLengths[slot]) == length;
+        return LibC.sendTo(socket, packet, length, destinations[slot], destinationLengths[slot]) == length;
+    }
+
+    /** The batch held sends are kept in, made on first use. */
+    private SendBatch sendBatch() {
+        if (sendBatch == null) {
+            sendBatch = new SendBatch(arena, HELD_DATAGRAM_ROOM);
+            sendBatch.segmentRuns(arena, segmentStamp);
+        }
+        return sendBatch;
+    }
+
+    /** While sends are held, the batch's room for the next datagram ({@link #HELD_DATAGRAM_ROOM} bytes); else null. */
+    @Override
+    public MemorySegment sendSlot() {
+        return holding && !closed ? sendBatch().slot() : null;
+    }
+
+    @Override
+    public boolean sendFromSlot(int length, InetSocketAddress destination, int sourcePort) {
+        if (closed) {
+            return false;
+        }
+        return sendFrom(socketFor(sourcePort), sendBatch().slot(), length, destination);
     }
 
     /** Segments runs of held datagrams where {@link #SEGMENT_PROPERTY} allows ({@link Link#segmentSends}). */

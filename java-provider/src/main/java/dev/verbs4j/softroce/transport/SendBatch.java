@@ -6,8 +6,9 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Datagrams held for one {@code sendmmsg}: an array of {@code struct mmsghdr} (the layout
- * {@link ReceiveBatch} describes), each with one {@code iovec} over its own copy of the
- * datagram and its own copy of the destination's socket address, all allocated once, when
+ * {@link ReceiveBatch} describes), each with one {@code iovec} over its own room for the
+ * datagram (copied there, or built there: {@link #slot}) and its own copy of the
+ * destination's socket address, all allocated once, when
  * the link first holds its sends, with room for datagrams of a given size. All datagrams of a
  * batch leave from one socket.
  * <p>
@@ -36,7 +37,8 @@ final class SendBatch {
     /** {@link #messages} from each index on, {@linkplain NativeUdpLink#forCalls for calls}. */
     private final MemorySegment[] messagesFrom = new MemorySegment[CAPACITY];
     private final MemorySegment iovecs;
-    private final MemorySegment[] data = new MemorySegment[CAPACITY];
+    /** Each datagram's room, and one more: where the next may be built while the batch is full ({@link #slot}). */
+    private final MemorySegment[] data = new MemorySegment[CAPACITY + 1];
     private final MemorySegment[] names = new MemorySegment[CAPACITY];
     /**
      * Each datagram's destination as the first 8 bytes of its socket address: family, port
@@ -67,7 +69,8 @@ final class SendBatch {
         messages = arena.allocate(CAPACITY * MMSGHDR_SIZE, 8);
         iovecs = arena.allocate(CAPACITY * IOVEC_SIZE, 8);
         MemorySegment addresses = arena.allocate(CAPACITY * NAME_SIZE, 8);
-        MemorySegment buffers = arena.allocate(CAPACITY * room, 64);
+        MemorySegment buffers = arena.allocate((CAPACITY + 1) * room, 64);
+        data[CAPACITY] = buffers.asSlice(CAPACITY * room, room);
         for (int i = 0; i < CAPACITY; i++) {
             data[i] = buffers.asSlice(i * room, room);
             names[i] = addresses.asSlice(i * NAME_SIZE, NAME_SIZE);
@@ -124,11 +127,25 @@ final class SendBatch {
         return count < CAPACITY && (count == 0 || socket == fd);
     }
 
-    /** Copies the datagram {@code packet[0, length)} to {@code name[0, nameLength)} into the batch ({@link #accepts} must be true). */
+    /**
+     * Where the next datagram may be built ({@link #room} bytes): {@link #add}ed from there,
+     * it is not copied. It stays the next one's place until something is added or sent.
+     */
+    MemorySegment slot() {
+        return data[count];
+    }
+
+    /**
+     * Puts the datagram {@code packet[0, length)} to {@code name[0, nameLength)} into the
+     * batch ({@link #accepts} must be true): a copy, unless it was built in its {@link #slot}.
+     */
     void add(int fd, MemorySegment packet, int length, MemorySegment name, int nameLength) {
         assert accepts(fd) && length <= room;
         socket = fd;
-        MemorySegment.copy(packet, 0, data[count], 0, length);
+        if (packet != data[count]) {
+            // Another buffer, or the slot of before the batch was sent to make room.
+            MemorySegment.copy(packet, 0, data[count], 0, length);
+        }
         MemorySegment.copy(name, 0, names[count], 0, nameLength);
         destinations[count] = names[count].get(ValueLayout.JAVA_LONG, 0);
         lengths[count] = length;

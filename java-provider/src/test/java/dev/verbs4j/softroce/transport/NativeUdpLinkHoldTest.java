@@ -3,11 +3,14 @@ package dev.verbs4j.softroce.transport;
 import static dev.verbs4j.softroce.transport.NativeLinkTesting.address;
 import static dev.verbs4j.softroce.transport.NativeLinkTesting.datagram;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
@@ -71,6 +74,43 @@ class NativeUdpLinkHoldTest {
             ByteBuffer in = ByteBuffer.allocateDirect(9000);
             for (int i = 0; i < lengths.length; i++) {
                 expect(b, in, lengths[i], i, new InetSocketAddress(A.getAddress(), from[i]));
+            }
+            assertEquals(-1, b.receive(in));
+        }
+    }
+
+    /**
+     * Datagrams built in the link's slot leave as if sent from a buffer: past a full batch
+     * (the slot is then the room beyond it), from a second socket (the batch leaves first and
+     * the datagram is moved to its first room), and mixed with ones sent from a buffer. Out
+     * of a hold there is no slot.
+     */
+    @Test
+    void datagramsBuiltInTheSlotLeaveInOrder() {
+        try (NativeUdpLink a = new NativeUdpLink(A, 1); NativeUdpLink b = new NativeUdpLink(B, 1)) {
+            int port = a.sourcePort(0xC412);
+            assertEquals(0xC412, port);
+            assertNull(a.sendSlot(), "no slot while sends go at once");
+            int n = SendBatch.CAPACITY + 6;
+            int[] from = new int[n];
+            a.holdSends();
+            for (int i = 0; i < n; i++) {
+                from[i] = i == SendBatch.CAPACITY + 2 ? port : A.getPort();
+                int length = 50 + i;
+                if (i % 5 == 4) {
+                    assertTrue(a.send(datagram(length, i), length, B, from[i]));
+                    continue;
+                }
+                MemorySegment slot = a.sendSlot();
+                assertNotNull(slot, "datagram " + i);
+                MemorySegment.copy(MemorySegment.ofBuffer(datagram(length, i)), 0, slot, 0, length);
+                assertTrue(a.sendFromSlot(length, B, from[i]));
+            }
+            assertEquals(0, a.flushSends());
+            assertNull(a.sendSlot(), "none after the flush");
+            ByteBuffer in = ByteBuffer.allocateDirect(9000);
+            for (int i = 0; i < n; i++) {
+                expect(b, in, 50 + i, i, new InetSocketAddress(A.getAddress(), from[i]));
             }
             assertEquals(-1, b.receive(in));
         }
