@@ -133,7 +133,7 @@ public final class DeviceEngine implements AutoCloseable {
         this.asyncEvents = asyncEvents;
         this.name = local.toString();
         this.inFlightLimit = inFlightLimit(link.receiveBufferBytes(), portMtu);
-        link.segmentSends(IcrcIdStamp.INSTANCE);
+        link.segmentSends(new IcrcIdStamp());
     }
 
     /**

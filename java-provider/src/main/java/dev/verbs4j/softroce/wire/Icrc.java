@@ -36,7 +36,8 @@ import java.util.zip.CRC32;
  * multiplied by x^k modulo the CRC polynomial, where k depends only on the packet length.
  * Multiplying the difference by x^-k gives back a polynomial that must fit in 16 bits; if it
  * does, it is the ID. One 32x32-bit carry-less multiplication per check, with x^-k cached per
- * packet length in a table shared by all instances (65,536 ints, filled lazily).
+ * packet length in a table shared by all instances (65,536 ints, filled lazily); for the
+ * lengths that keep coming, four lookups in tables of the instance ({@link Ipv4IdTables}).
  *
  * <p><b>Strength:</b> this reduces the check of a foreign IPv4 packet to 16 effective bits: of
  * the 2^32 possible differences, 2^16 are explained by some ID, so a random corruption passes
@@ -70,6 +71,7 @@ public final class Icrc {
     private final MemorySegment pseudoSegment = MemorySegment.ofArray(pseudo);
     private final CRC32 crc = new CRC32();
     private final ByteBufferViews views = new ByteBufferViews();
+    private final Ipv4IdTables idTables = new Ipv4IdTables();
 
     public Icrc() {
         for (int i = 0; i < MASKED_LRH_LENGTH; i++) {
@@ -154,7 +156,7 @@ public final class Icrc {
         if (flow.isIpv6()) {
             return MISMATCH;
         }
-        return Ipv4IdRecovery.recover(received ^ computed, length);
+        return idTables.recover(received ^ computed, length);
     }
 
     /**
@@ -166,8 +168,17 @@ public final class Icrc {
      * kernel rxe's FLUSH ICRC ({@link #computeRxeFlush}), where the ID lies farther from the end.
      */
     public static void changeIpv4Id(MemorySegment datagram, int length, int idChange) {
+        changeIcrc(datagram, length, Ipv4IdRecovery.difference(idChange, length));
+    }
+
+    /** {@link #changeIpv4Id(MemorySegment, int, int)}, with the products from {@code tables}. */
+    public static void changeIpv4Id(MemorySegment datagram, int length, int idChange, Ipv4IdTables tables) {
+        changeIcrc(datagram, length, tables.difference(idChange, length));
+    }
+
+    private static void changeIcrc(MemorySegment datagram, int length, int difference) {
         long at = length - LENGTH;
-        datagram.set(BigEndian.LE32, at, datagram.get(BigEndian.LE32, at) ^ Ipv4IdRecovery.difference(idChange, length));
+        datagram.set(BigEndian.LE32, at, datagram.get(BigEndian.LE32, at) ^ difference);
     }
 
     private int writePseudoHeaders(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {

@@ -53,12 +53,31 @@ final class Ipv4IdRecovery {
      * XOR, or {@link Icrc#MISMATCH} if no 16-bit ID does.
      */
     static int recover(int difference, int length) {
-        int id = multiply(difference, byLength(UNSHIFT_BY_LENGTH, INVERSE_POWERS_OF_TWO, length));
-        if ((id & 0xFFFF) != 0) {
+        return idOf(multiply(difference, unshiftFactor(length)));
+    }
+
+    /** The ID a product of {@link #recover} stands for, or {@link Icrc#MISMATCH} when it has coefficients no ID has. */
+    static int idOf(int product) {
+        if ((product & 0xFFFF) != 0) {
             return Icrc.MISMATCH;
         }
         // Bits 16..23 hold the first ID byte, bits 24..31 the second, each least significant bit first.
-        return (id >>> 8) & 0xFF00 | id >>> 24;
+        return (product >>> 8) & 0xFF00 | product >>> 24;
+    }
+
+    /** The ID's two bytes as a polynomial, as they lie in the CRC register (the inverse of {@link #idOf}). */
+    static int idPolynomial(int id) {
+        return (id & 0xFF00) << 8 | (id & 0xFF) << 24;
+    }
+
+    /** x^-(8 * length + 176): what {@link #recover} multiplies a difference by. */
+    static int unshiftFactor(int length) {
+        return byLength(UNSHIFT_BY_LENGTH, INVERSE_POWERS_OF_TWO, length);
+    }
+
+    /** x^(8 * length + 176): what {@link #difference} multiplies an ID by. */
+    static int shiftFactor(int length) {
+        return byLength(SHIFT_BY_LENGTH, POWERS_OF_TWO, length);
     }
 
     /**
@@ -67,7 +86,7 @@ final class Ipv4IdRecovery {
      * polynomial, times x^(8 * length + 176).
      */
     static int difference(int id, int length) {
-        return multiply((id & 0xFF00) << 8 | (id & 0xFF) << 24, byLength(SHIFT_BY_LENGTH, POWERS_OF_TWO, length));
+        return multiply(idPolynomial(id), shiftFactor(length));
     }
 
     /** x^(±(8 * length + 176)) from {@code table}, computed from {@code powersOfTwo} (x^(±2^i)) and kept on first use. */
