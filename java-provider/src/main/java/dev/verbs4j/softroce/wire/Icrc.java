@@ -166,19 +166,11 @@ public final class Icrc {
      * {@code idChange}, as the kernel numbers the datagrams it cuts from one segmented send
      * (0, 1, 2, ...). Applied twice with the same change, the packet is as before. Not for the
      * kernel rxe's FLUSH ICRC ({@link #computeRxeFlush}), where the ID lies farther from the end.
+     * The product for the change comes from {@code tables}, the caller's own.
      */
-    public static void changeIpv4Id(MemorySegment datagram, int length, int idChange) {
-        changeIcrc(datagram, length, Ipv4IdRecovery.difference(idChange, length));
-    }
-
-    /** {@link #changeIpv4Id(MemorySegment, int, int)}, with the products from {@code tables}. */
     public static void changeIpv4Id(MemorySegment datagram, int length, int idChange, Ipv4IdTables tables) {
-        changeIcrc(datagram, length, tables.difference(idChange, length));
-    }
-
-    private static void changeIcrc(MemorySegment datagram, int length, int difference) {
         long at = length - LENGTH;
-        datagram.set(BigEndian.LE32, at, datagram.get(BigEndian.LE32, at) ^ difference);
+        datagram.set(BigEndian.LE32, at, datagram.get(BigEndian.LE32, at) ^ tables.difference(idChange, length));
     }
 
     private int writePseudoHeaders(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {

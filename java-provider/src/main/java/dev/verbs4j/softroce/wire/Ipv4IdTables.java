@@ -24,8 +24,7 @@ public final class Ipv4IdTables {
     /** {@link Ipv4IdRecovery#difference}, from a table where the length has one. */
     public int difference(int id, int length) {
         ProductTable table = shifts.tableFor(length);
-        int polynomial = Ipv4IdRecovery.idPolynomial(id);
-        return table != null ? table.times(polynomial) : Ipv4IdRecovery.difference(id, length);
+        return table != null ? table.times(Ipv4IdRecovery.idPolynomial(id)) : Ipv4IdRecovery.difference(id, length);
     }
 
     /** {@link Ipv4IdRecovery#recover}, from a table where the length has one. */

@@ -96,19 +96,22 @@ class IcrcTest {
     @Test
     void changingTheIpv4IdOfABuiltPacketGivesTheIcrcItWouldHaveBeenBuiltWith() {
         Icrc icrc = new Icrc();
+        // Twelve changes per length: the tables take over after the first eight, so both ways are checked.
+        Ipv4IdTables tables = new Ipv4IdTables();
         for (int length : new int[] {16, 48, 1060, 4136, 65527}) {
             MemorySegment packet = randomPacket(length, length + 1);
             icrc.generate(V4, 0, packet, 0, length);
             int builtForZero = packet.get(BigEndian.LE32, length - 4);
             for (int id : new int[] {1, 2, 14, 63, 0x7DCF, 0xFFFF}) {
-                Icrc.changeIpv4Id(packet, length, id);
+                Icrc.changeIpv4Id(packet, length, id, tables);
                 assertEquals(icrc.compute(V4, id, packet, 0, length), packet.get(BigEndian.LE32, length - 4),
                         "length " + length + " id " + id);
                 assertEquals(id, icrc.check(V4, packet, 0, length));
-                Icrc.changeIpv4Id(packet, length, id);
+                Icrc.changeIpv4Id(packet, length, id, tables);
                 assertEquals(builtForZero, packet.get(BigEndian.LE32, length - 4), "applied twice, length " + length);
             }
         }
+        assertEquals(5, tables.tablesBuilt(), "a table for each length");
     }
 
     @Test
