@@ -22,18 +22,23 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * While an application thread busy-polls a completion queue of the device, that thread
  * does the work ({@link DeviceEngine#help}) and this one steps back: it neither spins nor
- * wakes for packets, only ticks every {@value #HELPED_TICK_NS} ns for the timers, and takes
- * over when the polls stop for that long or the application is about to block
- * ({@link DeviceEngine#stopHelping}). On a machine with few cores, a spinning engine thread
- * beside a spinning application thread (on each side of a connection) would otherwise
- * leave packets waiting for the scheduler's next time slice.
+ * wakes for packets, only looks every so often whether the polls go on, and takes over when
+ * they stopped for {@link DeviceEngine#HELP_WINDOW_NS} ns or the application is about to
+ * block ({@link DeviceEngine#stopHelping}, which wakes it at once). On a machine with few
+ * cores, a spinning engine thread beside a spinning application thread (on each side of a
+ * connection) would otherwise leave packets waiting for the scheduler's next time slice.
+ * <p>
+ * The looks come further apart the longer the polls go on ({@link StepBack}), up to
+ * {@value #MAX_IDLE_NS} ns apart, the longest a sleeping engine thread goes without a step:
+ * a look every window, between two processes that each poll on one core of two, cost about a
+ * quarter of their rate. An application that has polled for a while and then stops without
+ * arming a queue waits for the engine thread's work at most that long.
  */
 public final class DeviceAgent implements AutoCloseable {
     private static final long MAX_IDLE_NS = 1_000_000L;
     static final long DEFAULT_SPIN_MICROS = 100;
     static final String SPIN_PROPERTY = "verbs4j.soft.spinMicros";
     private static final long SPIN_NS = Math.max(0, Long.getLong(SPIN_PROPERTY, DEFAULT_SPIN_MICROS)) * 1_000L;
-    private static final long HELPED_TICK_NS = DeviceEngine.HELP_WINDOW_NS;
     static final long DEFAULT_PAUSE_MICROS = 20;
     static final String PAUSE_PROPERTY = "verbs4j.soft.pauseMicros";
     private static final long PAUSE_NS = Math.max(0, Long.getLong(PAUSE_PROPERTY, DEFAULT_PAUSE_MICROS)) * 1_000L;
@@ -57,6 +62,7 @@ public final class DeviceAgent implements AutoCloseable {
     private void run() {
         long lastStepNs = System.nanoTime();
         long idleSinceNs = lastStepNs;
+        StepBack stepBack = new StepBack(DeviceEngine.HELP_WINDOW_NS, MAX_IDLE_NS);
         while (running) {
             // Never queue for the lock: a polling application thread holding it is doing the
             // work (and a queued lock waiter would allocate its node). A fault in the engine
@@ -69,9 +75,10 @@ public final class DeviceAgent implements AutoCloseable {
                 idleSinceNs = nowNs;
                 continue;
             }
-            if (System.nanoTime() - engine.helpedAtNs() < HELPED_TICK_NS) {
+            long parkNs = stepBack.parkNanos(engine.helpedAtNs(), System.nanoTime());
+            if (parkNs > 0) {
                 parked = true;
-                LockSupport.parkNanos(HELPED_TICK_NS);
+                LockSupport.parkNanos(parkNs);
                 parked = false;
                 idleSinceNs = System.nanoTime();
                 continue;
