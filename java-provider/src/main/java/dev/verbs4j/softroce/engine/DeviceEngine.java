@@ -853,7 +853,8 @@ public final class DeviceEngine implements AutoCloseable {
         boolean mayStop = pacedSteps > 0;
         tookOneAtPace = false;
         while (n < RECEIVE_BUDGET) {
-            int length = link.receiveInPlace(rxBuffer);
+            // A link that saw the socket emptied behind the last datagram spares the empty receive.
+            int length = n > 0 && link.lastWaiting() ? -1 : link.receiveInPlace(rxBuffer);
             if (length < 0) {
                 pacedSteps = n <= 1 ? PACED_STEPS : 0;
                 tookOneAtPace = n == 1;

@@ -67,6 +67,11 @@ public abstract class ForwardingLink implements Link {
     }
 
     @Override
+    public boolean lastWaiting() {
+        return inner.lastWaiting();
+    }
+
+    @Override
     public InetSocketAddress source() {
         return inner.source();
     }

@@ -125,6 +125,16 @@ public interface Link extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Whether the datagram the last receive returned was the last one waiting when the link
+     * last asked the kernel, which had less than the link had room for: a receive now would
+     * most likely find nothing, at the cost of a system call. False when the link cannot
+     * tell, as by default.
+     */
+    default boolean lastWaiting() {
+        return false;
+    }
+
     /** The sender of the datagram the last {@link #receive} returned. */
     InetSocketAddress source();
 

@@ -111,6 +111,8 @@ public final class NativeUdpLink implements Link {
     /** Where the last datagram {@link #receiveInPlace} left in the batch lies; {@code null} when it was copied. */
     private MemorySegment held;
     private long heldOffset;
+    /** Whether the last datagram received came out of the batch. */
+    private boolean fromBatch;
     private ByteBuffer sendBuffer;
     private MemorySegment sendSegment;
     /**
@@ -424,6 +426,7 @@ public final class NativeUdpLink implements Link {
     @Override
     public int receive(ByteBuffer buffer) {
         held = null;
+        fromBatch = false;
         if (buffer != receiveBuffer) {
             receiveBuffer = buffer;
             receiveSegment = forCalls(MemorySegment.ofBuffer(buffer.duplicate().clear()));
@@ -438,7 +441,7 @@ public final class NativeUdpLink implements Link {
             }
             if (bursting) {
                 int fetched = batch.fetch(fd);
-                bursting = fetched >= BURST;
+                bursting = fetched >= BURST || batch.heldRun();
                 return fetched > 0 ? receiveFromBatch(buffer) : -1;
             }
             if (joined) {
@@ -447,7 +450,12 @@ public final class NativeUdpLink implements Link {
                     singles = 0;
                     return -1;
                 }
-                countSingle();
+                if (batch.heldRun()) {
+                    singles = 0;
+                    bursting = true;
+                } else {
+                    countSingle();
+                }
                 return receiveFromBatch(buffer);
             }
         }
@@ -481,8 +489,14 @@ public final class NativeUdpLink implements Link {
         return batch == null ? 0 : batch.fetches();
     }
 
+    @Override
+    public boolean lastWaiting() {
+        return fromBatch && batch.lastOfEmptied();
+    }
+
     /** The batch's next datagram, truncated to {@code buffer} as {@code recvfrom} would: copied there, or left in the batch for {@link #receiveInPlace}. */
     private int receiveFromBatch(ByteBuffer buffer) {
+        fromBatch = true;
         int n = (int) Math.min(batch.next(), receiveSegment.byteSize());
         if (leaveInBatch) {
             held = batch.data();

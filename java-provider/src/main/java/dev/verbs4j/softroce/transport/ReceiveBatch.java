@@ -41,6 +41,10 @@ final class ReceiveBatch {
     private int length;
     private long fetches;
     private long joinedMessages;
+    /** Whether the last fetch had room for more messages than it got: the socket was empty then. */
+    private boolean emptied;
+    /** Whether a message of the last fetch holds a run the kernel joined. */
+    private boolean heldRun;
 
     ReceiveBatch(Arena arena, int capacity) {
         this.capacity = capacity;
@@ -77,7 +81,9 @@ final class ReceiveBatch {
         assert !pending();
         reset(count);
         fetches++;
-        return fetched(LibC.receiveMany(fd, messagesForCall, capacity));
+        int fetched = fetched(LibC.receiveMany(fd, messagesForCall, capacity));
+        emptied = fetched < capacity;
+        return fetched;
     }
 
     /**
@@ -93,6 +99,7 @@ final class ReceiveBatch {
         if (received >= 0) {
             messages.set(ValueLayout.JAVA_INT, 56, (int) received);
         }
+        emptied = false;
         return fetched(received >= 0 ? 1 : 0);
     }
 
@@ -111,7 +118,22 @@ final class ReceiveBatch {
         messageLength = 0;
         offset = 0;
         length = 0;
+        heldRun = false;
+        for (int m = 0; m < count && !heldRun; m++) {
+            int joined = joinedSize(m);
+            heldRun = joined > 0 && joined < messages.get(ValueLayout.JAVA_INT, m * MMSGHDR_SIZE + 56);
+        }
         return count;
+    }
+
+    /** Whether the current datagram is the last of a fetch that left the socket empty ({@code recvmmsg} got fewer than it had room for). */
+    boolean lastOfEmptied() {
+        return emptied && !pending();
+    }
+
+    /** Whether a message of the last fetch holds a run of datagrams the kernel joined: they came as a burst. */
+    boolean heldRun() {
+        return heldRun;
     }
 
     /** Moves to the next datagram ({@link #pending} must be true). @return its length */

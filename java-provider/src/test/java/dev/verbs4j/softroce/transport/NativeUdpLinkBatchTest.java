@@ -95,6 +95,32 @@ class NativeUdpLinkBatchTest {
         }
     }
 
+    /**
+     * The last datagram of a batch that got fewer than it had room for says that nothing
+     * more was waiting ({@link Link#lastWaiting}); the others of that batch, the last of a
+     * full batch and a datagram that came alone say nothing.
+     */
+    @Test
+    void theLastOfABatchThatGotLessThanItsRoomSaysNothingMoreWasWaiting() {
+        try (NativeUdpLink a = new NativeUdpLink(A, 1); NativeUdpLink b = new NativeUdpLink(B, 8)) {
+            for (int i = 0; i < 13; i++) {
+                assertTrue(a.send(datagram(10, i), 10, B));
+            }
+            ByteBuffer in = ByteBuffer.allocateDirect(9000);
+            for (int i = 0; i < 13; i++) {
+                assertEquals(10, b.receive(in), "datagram " + i);
+                assertEquals(i == 12, b.lastWaiting(), "2 alone, a full batch of 8, then 3 of the 8 it had room for: datagram " + i);
+            }
+            assertEquals(2, b.batchesFetched());
+            assertTrue(a.send(datagram(10, 13), 10, B));
+            assertEquals(10, b.receive(in), "one that came since is fetched all the same");
+            assertTrue(b.lastWaiting(), "alone in a batch with room for 8");
+            assertEquals(3, b.batchesFetched());
+            assertEquals(-1, b.receive(in));
+            assertTrue(!b.lastWaiting(), "nothing received");
+        }
+    }
+
     @Test
     void loneDatagramsComeOnePerCall() {
         try (NativeUdpLink a = new NativeUdpLink(A, 1); NativeUdpLink b = new NativeUdpLink(B, 16)) {

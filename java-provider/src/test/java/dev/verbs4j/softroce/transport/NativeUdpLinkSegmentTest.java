@@ -51,6 +51,7 @@ class NativeUdpLinkSegmentTest {
             a.segmentSends(LAST_BYTE);
             sendRunAndExpectItApart(a, b);
             assertEquals(1, b.joinedMessagesReceived(), "the run came in one message");
+            assertEquals(1, b.batchesFetched(), "a joined run is a burst: the receive after it asked for a batch");
         }
     }
 
