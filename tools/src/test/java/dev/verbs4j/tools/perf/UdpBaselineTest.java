@@ -10,18 +10,23 @@ import java.net.InetSocketAddress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The raw UDP stream runs to its end in each shape, through DatagramChannels and through the soft provider's raw sockets. */
+/**
+ * The raw UDP stream runs to its end in each shape, through DatagramChannels and through the
+ * soft provider's raw sockets, bare or with a CRC32 in each datagram that the receiver checks.
+ */
 class UdpBaselineTest {
-    @ParameterizedTest(name = "a thread per side {0}, batched {1}")
-    @CsvSource({"false, false", "true, false", "false, true", "true, true"})
-    void theStreamMovesEveryMessage(boolean threadPerSide, boolean batched) throws Exception {
+    @ParameterizedTest(name = "a thread per side {0}, batched {1}, a CRC32 {2}")
+    @CsvSource({"false, false, false", "true, false, false", "false, true, false", "true, true, false",
+            "false, false, true", "true, false, true", "false, true, true", "true, true, true"})
+    void theStreamMovesEveryMessage(boolean threadPerSide, boolean batched, boolean crc) throws Exception {
         Assumptions.assumeTrue(!batched || dev.verbs4j.softroce.RawUdpSocket.available(),
                 "the soft provider's raw sockets need the C library and native access");
         try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47881),
                 new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47882))) {
-            Result r = udp.bandwidth(65536, 4096, 300, 0, threadPerSide, batched);
+            Result r = udp.bandwidth(65536, 4096, 300, 0, threadPerSide, batched, crc);
             assertEquals(300, r.iterations());
             assertTrue(r.setup().startsWith(batched ? "raw sockets" : "DatagramChannel"), r.setup());
+            assertEquals(crc, r.setup().contains("a CRC32 per datagram"), r.setup());
             assertTrue(r.avgGbps() > 0, r.toString());
         }
     }
