@@ -32,7 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@value #MAX_IDLE_NS} ns apart, the longest a sleeping engine thread goes without a step:
  * a look every window, between two processes that each poll on one core of two, cost about a
  * quarter of their rate. An application that has polled for a while and then stops without
- * arming a queue waits for the engine thread's work at most that long.
+ * arming a queue gets what comes in at the next look, at most that long after; a post of
+ * its own wakes this thread at once.
  */
 public final class DeviceAgent implements AutoCloseable {
     private static final long MAX_IDLE_NS = 1_000_000L;
@@ -109,11 +110,15 @@ public final class DeviceAgent implements AutoCloseable {
         }
     }
 
-    /** Wakes the thread if it sleeps; cheap when it does not. */
+    /**
+     * Wakes the thread if it sleeps, or if it stepped back and no application thread helps
+     * now (the help ended, or the polls stopped without arming a queue): a post then does
+     * not wait for its next look. Cheap when it does neither.
+     */
     void wakeup() {
         if (sleeping) {
             link.wakeup();
-        } else if (parked && engine.helpedAtNs() == 0) {
+        } else if (parked && !engine.helpedRecently(System.nanoTime())) {
             LockSupport.unpark(thread);
         }
     }

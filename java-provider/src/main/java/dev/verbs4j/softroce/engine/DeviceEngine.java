@@ -675,7 +675,7 @@ public final class DeviceEngine implements AutoCloseable {
     }
 
     /** Whether a thread {@linkplain #polledBy polled} or {@linkplain #help helped} this engine less than {@link #HELP_WINDOW_NS} before {@code nowNs}. */
-    private boolean helpedRecently(long nowNs) {
+    boolean helpedRecently(long nowNs) {
         long helped = helpedAtNs();
         return helped != 0 && nowNs - helped < HELP_WINDOW_NS;
     }
