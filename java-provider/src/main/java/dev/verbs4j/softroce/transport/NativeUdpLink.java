@@ -441,7 +441,7 @@ public final class NativeUdpLink implements Link {
             }
             if (bursting) {
                 int fetched = batch.fetch(fd);
-                bursting = fetched >= BURST || batch.heldRun();
+                bursting = fetched >= BURST;
                 return fetched > 0 ? receiveFromBatch(buffer) : -1;
             }
             if (joined) {
@@ -450,12 +450,7 @@ public final class NativeUdpLink implements Link {
                     singles = 0;
                     return -1;
                 }
-                if (batch.heldRun()) {
-                    singles = 0;
-                    bursting = true;
-                } else {
-                    countSingle();
-                }
+                countSingle();
                 return receiveFromBatch(buffer);
             }
         }
@@ -498,6 +493,11 @@ public final class NativeUdpLink implements Link {
     private int receiveFromBatch(ByteBuffer buffer) {
         fromBatch = true;
         int n = (int) Math.min(batch.next(), receiveSegment.byteSize());
+        if (batch.inJoinedRun()) {
+            // A run the kernel joined is a burst: the receive after the batch asks for another.
+            singles = 0;
+            bursting = true;
+        }
         if (leaveInBatch) {
             held = batch.data();
             heldOffset = batch.offset();

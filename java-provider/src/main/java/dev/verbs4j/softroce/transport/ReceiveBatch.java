@@ -43,8 +43,6 @@ final class ReceiveBatch {
     private long joinedMessages;
     /** Whether the last fetch had room for more messages than it got: the socket was empty then. */
     private boolean emptied;
-    /** Whether a message of the last fetch holds a run the kernel joined. */
-    private boolean heldRun;
 
     ReceiveBatch(Arena arena, int capacity) {
         this.capacity = capacity;
@@ -118,11 +116,6 @@ final class ReceiveBatch {
         messageLength = 0;
         offset = 0;
         length = 0;
-        heldRun = false;
-        for (int m = 0; m < count && !heldRun; m++) {
-            int joined = joinedSize(m);
-            heldRun = joined > 0 && joined < messages.get(ValueLayout.JAVA_INT, m * MMSGHDR_SIZE + 56);
-        }
         return count;
     }
 
@@ -131,9 +124,9 @@ final class ReceiveBatch {
         return emptied && !pending();
     }
 
-    /** Whether a message of the last fetch holds a run of datagrams the kernel joined: they came as a burst. */
-    boolean heldRun() {
-        return heldRun;
+    /** Whether the current datagram is one of a run the kernel joined into one message: they came as a burst. */
+    boolean inJoinedRun() {
+        return segmentSize < messageLength;
     }
 
     /** Moves to the next datagram ({@link #pending} must be true). @return its length */
@@ -146,7 +139,7 @@ final class ReceiveBatch {
             messageLength = messages.get(ValueLayout.JAVA_INT, message * MMSGHDR_SIZE + 56);
             int joined = joinedSize(message);
             segmentSize = joined > 0 && joined < messageLength ? joined : messageLength;
-            joinedMessages += segmentSize < messageLength ? 1 : 0;
+            joinedMessages += inJoinedRun() ? 1 : 0;
             offset = 0;
         }
         length = Math.min(segmentSize, messageLength - offset);
