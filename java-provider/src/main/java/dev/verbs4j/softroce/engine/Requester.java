@@ -26,7 +26,8 @@ final class Requester {
     static final int MAX_UNACKED_PSNS = 128;
     /** Ask for an ACK at least this often (rxe {@code RXE_MAX_PKT_PER_ACK}). */
     static final int PACKETS_PER_ACK = 64;
-    private static final int BUDGET = 64;
+    /** Packets (or local operations) one engine step sends at most for one queue pair. */
+    static final int PACKETS_PER_STEP = 64;
 
     private final QpEngine qp;
     /** The next PSN to send. */
@@ -62,7 +63,7 @@ final class Requester {
         }
         SendQueue sq = qp.sq;
         int work = 0;
-        while (work < BUDGET && sq.next != sq.tail() && qp.state != dev.verbs4j.QpState.ERR) {
+        while (work < PACKETS_PER_STEP && sq.next != sq.tail() && qp.state != dev.verbs4j.QpState.ERR) {
             Wqe w = sq.at(sq.next);
             if (w.state == Wqe.DONE) {
                 sq.next++;

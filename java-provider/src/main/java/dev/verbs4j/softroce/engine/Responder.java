@@ -63,11 +63,12 @@ final class Responder {
     /**
      * Read responses still to send, in PSN order: a ring of (rkey, address, length, first
      * PSN), the head one partly sent ({@code streamed} bytes). They go out
-     * {@link #READ_PACKETS_PER_STEP} at a time per engine step ({@link #continueReads}), so a
-     * burst of large reads does not flood the requester's socket; any other request first
-     * sends what is pending, which keeps responses in PSN order.
+     * {@link #READ_PACKETS_PER_STEP} at a time per engine step ({@link #continueReads}), as
+     * many as a requester sends of a write, so that a burst of large reads takes turns with
+     * the other queue pairs. Any other request first sends what is pending, which keeps
+     * responses in PSN order.
      */
-    static final int READ_PACKETS_PER_STEP = 16;
+    static final int READ_PACKETS_PER_STEP = Requester.PACKETS_PER_STEP;
     private final int[] pendingRkey;
     private final long[] pendingVa;
     private final long[] pendingLength;
