@@ -172,20 +172,20 @@ final class UdpBaseline implements AutoCloseable {
     private void drain(StreamEnds ends, long packets, AtomicLong received) {
         for (long n = 0; n < packets; ) {
             if (ends.receive(rx)) {
-                check(rxCrc, rx);
+                check(rx);
                 received.setRelease(++n);
             }
         }
     }
 
     /** With {@link #checksummed}, checks the CRC32 in the last four bytes of the datagram received into {@code datagram}. */
-    private void check(CRC32 crc, ByteBuffer datagram) {
+    private void check(ByteBuffer datagram) {
         if (checksummed) {
             int length = datagram.position();
             int carried = datagram.getInt(length - 4);
-            crc.reset();
-            crc.update(datagram.flip().limit(length - 4));
-            if ((int) crc.getValue() != carried) {
+            rxCrc.reset();
+            rxCrc.update(datagram.flip().limit(length - 4));
+            if ((int) rxCrc.getValue() != carried) {
                 throw new IllegalStateException("udp_bw: a datagram of " + length + " bytes came with a wrong CRC32");
             }
         }
@@ -197,7 +197,7 @@ final class UdpBaseline implements AutoCloseable {
         while (received < packets) {
             sent = sendBurst(ends, size, mtu, sent, Math.min(packets, received + WINDOW));
             while (ends.receive(rx)) {
-                check(rxCrc, rx);
+                check(rx);
                 received++;
             }
         }

@@ -6,8 +6,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -28,6 +31,24 @@ class UdpBaselineTest {
             assertTrue(r.setup().startsWith(batched ? "raw sockets" : "DatagramChannel"), r.setup());
             assertEquals(crc, r.setup().contains("a CRC32 per datagram"), r.setup());
             assertTrue(r.avgGbps() > 0, r.toString());
+        }
+    }
+
+    /**
+     * A datagram whose last four bytes are not the CRC32 of the rest, waiting at the receiver
+     * before the stream starts, fails a stream with the CRC in each shape instead of counting.
+     */
+    @ParameterizedTest(name = "a thread per side {0}")
+    @CsvSource({"false", "true"})
+    void theReceiverChecksEachDatagramsCrc32(boolean threadPerSide) throws Exception {
+        InetSocketAddress receiver = new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47884);
+        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47883), receiver);
+             DatagramChannel stranger = DatagramChannel.open()) {
+            // 4,128 zero bytes: the CRC32 of the first 4,124 is not zero.
+            stranger.send(ByteBuffer.allocate(4128), receiver);
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> udp.bandwidth(65536, 4096, 300, 0, threadPerSide, false, true));
+            assertTrue(e.getMessage().contains("wrong CRC32"), e.getMessage());
         }
     }
 }
