@@ -16,9 +16,13 @@ import java.util.Map;
 
 /**
  * {@code verbs4j perf [--repeat N]} with no test: the soft provider's performance targets,
- * each test run back to back with its raw UDP baseline in every repetition, in both progress
- * models, both ends in this process. A ratio is taken of the medians over the repetitions
- * (at least five for a figure worth quoting) and printed with the spread of each side. The
+ * each test run right after a raw UDP baseline of its own in every repetition, in both
+ * progress models, both ends in this process. A figure is the median over the repetitions
+ * (at least five for one worth quoting), printed with its range. A ratio pairs runs of one
+ * repetition (a test and the baseline run right before it; engine threads and caller
+ * progress) and is the median of those pairs' ratios, printed with their range: the machine
+ * here is faster or slower by a third for a minute at a time, and a pair sees the same
+ * minute on both sides where medians taken apart do not. The
  * WRITE, SEND and READ latencies and the WRITE and SEND bandwidths also run between two
  * processes (a {@code perf --server} child), in both progress models:
  * <ul>
@@ -55,6 +59,14 @@ final class PerfTargets {
     private static final String PER_SIDE = "/per-side";
     /** The key suffix of a UDP stream that puts a CRC32 in each datagram and checks it. */
     private static final String CRC = "/crc";
+    /** The key suffix of a run's UDP baseline, the one taken right before it. */
+    private static final String BASELINE = "@udp";
+    /** The key suffix of a test between two processes. */
+    private static final String TWO_PROCESSES = "/2p";
+    /** Every UDP ping-pong a test was set against (with {@link #PER_SIDE}: a thread per side). */
+    private static final String UDP_LAT = "udp_lat";
+    /** Every better-of-two UDP stream a bandwidth was set against. */
+    private static final String UDP_BW = "udp_bw/better";
     private static final String CALLER = "caller";
     private static final String THREAD = "thread";
 
@@ -83,50 +95,51 @@ final class PerfTargets {
         return 0;
     }
 
-    /** One repetition: the baselines, then every test in caller progress, then with engine threads. */
+    /**
+     * One repetition: the four streams the comparison below the table uses, then every test
+     * in caller progress, then with engine threads, in one process and then between two, then
+     * WRITE over several queue pairs; each test right after its UDP baseline.
+     */
     private void repetition() {
         try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
                 new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
-            measure("udp_lat", () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, false));
-            measure("udp_lat" + PER_SIDE, () -> udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, true));
-            measure("udp_bw", () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, false, UdpBaseline.batched()));
-            measure("udp_bw" + PER_SIDE, () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, true,
-                    UdpBaseline.batched()));
-            measure("udp_bw" + CRC, () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, false,
-                    UdpBaseline.batched(), true));
-            measure("udp_bw" + CRC + PER_SIDE, () -> udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, true,
-                    UdpBaseline.batched(), true));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        for (String progress : List.of(CALLER, THREAD)) {
-            // A soft device takes its progress model when it opens: the pair below opens its two.
-            System.setProperty("verbs4j.soft.progress", progress);
-            try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
-                for (String test : LATENCY) {
-                    measure(test + "/" + progress, () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 1, 0));
-                    if (PING_PONG.contains(test)) {
-                        measure(test + "/" + progress + PER_SIDE,
-                                () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 2, 0));
+            measure("udp_bw", () -> stream(udp, false, false));
+            measure("udp_bw" + PER_SIDE, () -> stream(udp, true, false));
+            measure("udp_bw" + CRC, () -> stream(udp, false, true));
+            measure("udp_bw" + CRC + PER_SIDE, () -> stream(udp, true, true));
+            for (String progress : List.of(CALLER, THREAD)) {
+                // A soft device takes its progress model when it opens: the pair below opens its two.
+                System.setProperty("verbs4j.soft.progress", progress);
+                try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
+                    for (String test : LATENCY) {
+                        measureAfter(test + "/" + progress, UDP_LAT, () -> pingPong(udp, false),
+                                () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 1, 0));
+                        if (PING_PONG.contains(test)) {
+                            measureAfter(test + "/" + progress + PER_SIDE, UDP_LAT + PER_SIDE, () -> pingPong(udp, true),
+                                    () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 2, 0));
+                        }
+                    }
+                    for (String test : BANDWIDTH) {
+                        measureAfter(test + "/" + progress, UDP_BW, () -> betterStream(udp), () -> bandwidth(test, lb, 1));
                     }
                 }
-                for (String test : BANDWIDTH) {
-                    measure(test + "/" + progress, () -> bandwidth(test, lb, 1));
+            }
+            for (String progress : List.of(CALLER, THREAD)) {
+                twoProcesses(progress, udp);
+            }
+            // The two-process runs leave perf's own progress model set: these rows are engine threads'.
+            System.setProperty("verbs4j.soft.progress", THREAD);
+            for (int qps : QUEUE_PAIRS) {
+                // A pair's queue pairs are made once: each count gets pairs of its own.
+                try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
+                    measureAfter("write_bw/" + THREAD + "/q" + qps, UDP_BW, () -> betterStream(udp), () -> bandwidth("write_bw", lb, qps));
                 }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            System.setProperty("verbs4j.soft.progress", o.progress);
         }
-        for (String progress : List.of(CALLER, THREAD)) {
-            twoProcesses(progress);
-        }
-        // The two-process runs leave perf's own progress model set: these rows are engine threads'.
-        System.setProperty("verbs4j.soft.progress", THREAD);
-        for (int qps : QUEUE_PAIRS) {
-            // A pair's queue pairs are made once: each count gets pairs of its own.
-            try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
-                measure("write_bw/" + THREAD + "/q" + qps, () -> bandwidth("write_bw", lb, qps));
-            }
-        }
-        System.setProperty("verbs4j.soft.progress", o.progress);
     }
 
     /**
@@ -134,23 +147,42 @@ final class PerfTargets {
      * on soft0, started with this JVM's options and the same progress model, and this
      * process as its client on soft1.
      */
-    private void twoProcesses(String progress) {
+    private void twoProcesses(String progress, UdpBaseline udp) {
         System.setProperty("verbs4j.soft.progress", progress);
         ServerProcess server = ServerProcess.start(progress, SERVER_PORT);
         try {
             Device device = DeviceChoice.choose(o.provider, "soft1", null);
             try (PerfClient client = PerfClient.connect(device, "127.0.0.1", SERVER_PORT, 1 << 17, o.depth, o.mtu, 1, false)) {
                 for (String test : TWO_PROCESS_LATENCY) {
-                    measure(test + "/" + progress + "/2p", () -> VerbsTests.latency(test, client, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 1, 0));
+                    // A ping-pong between two processes has a thread per side; READ is one thread's round trip.
+                    boolean perSide = PING_PONG.contains(test);
+                    measureAfter(test + "/" + progress + TWO_PROCESSES, perSide ? UDP_LAT + PER_SIDE : UDP_LAT,
+                            () -> pingPong(udp, perSide),
+                            () -> VerbsTests.latency(test, client, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 1, 0));
                 }
                 for (String test : TWO_PROCESS_BANDWIDTH) {
-                    measure(test + "/" + progress + "/2p", () -> bandwidth(test, client, 1));
+                    measureAfter(test + "/" + progress + TWO_PROCESSES, UDP_BW, () -> betterStream(udp), () -> bandwidth(test, client, 1));
                 }
             }
         } finally {
             server.awaitExit();
             System.setProperty("verbs4j.soft.progress", o.progress);
         }
+    }
+
+    private Result pingPong(UdpBaseline udp, boolean threadPerSide) throws IOException {
+        return udp.latency(LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, threadPerSide);
+    }
+
+    private Result stream(UdpBaseline udp, boolean threadPerSide, boolean crc) throws IOException {
+        return udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, threadPerSide, UdpBaseline.batched(), crc);
+    }
+
+    /** Both streams, one right after the other; the one that moved more. */
+    private Result betterStream(UdpBaseline udp) throws IOException {
+        Result oneThread = stream(udp, false, false);
+        Result perSide = stream(udp, true, false);
+        return perSide.avgGbps() > oneThread.avgGbps() ? perSide : oneThread;
     }
 
     private Result bandwidth(String test, PerfPair lb, int qps) {
@@ -162,6 +194,19 @@ final class PerfTargets {
     @FunctionalInterface
     private interface Measurement {
         Result run() throws IOException;
+    }
+
+    /**
+     * Runs {@code baseline} and right after it {@code test}, and keeps them as a pair: the
+     * test under {@code key}, its baseline under {@code key} + {@link #BASELINE} (what the
+     * test's ratio is taken against) and under {@code kind} (all baselines of one kind, for
+     * the summary).
+     */
+    private void measureAfter(String key, String kind, Measurement baseline, Measurement test) {
+        measure(key + BASELINE, baseline);
+        List<Result> baselines = runs.get(key + BASELINE);
+        runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(baselines.get(baselines.size() - 1));
+        measure(key, test);
     }
 
     /** Runs one measurement and keeps it under {@code key}; a failure names the measurement. */
@@ -182,44 +227,36 @@ final class PerfTargets {
     }
 
     private void print() {
-        Repeated udpLat = median("udp_lat");
-        Repeated udpBw = median("udp_bw");
         out.println();
         out.println("| test | caller progress | engine threads (default) | threads vs caller | raw UDP | vs raw UDP (threads, caller) |");
         out.println("|---|---|---|---|---|---|");
-        Repeated udpLatPerSide = median("udp_lat" + PER_SIDE);
         for (String test : LATENCY) {
-            boolean pingPong = PING_PONG.contains(test);
-            if (pingPong) {
-                latencyRow(test + " 8 B (RTT/2), a thread per side", test, PER_SIDE, udpLatPerSide.median(), "");
-                latencyRow(test + " 8 B (RTT/2), one thread for both", test, "", udpLat.median(), "");
+            if (PING_PONG.contains(test)) {
+                latencyRow(test + " 8 B (RTT/2), a thread per side", test, PER_SIDE, 1, "");
+                latencyRow(test + " 8 B (RTT/2), one thread for both", test, "", 1, "");
             } else {
-                latencyRow(test + " 8 B (RTT)", test, "", 2 * udpLat.median(), " (2 x udp_lat)");
+                latencyRow(test + " 8 B (RTT)", test, "", 2, " (2 x udp_lat)");
             }
         }
-        Repeated udpBwPerSide = median("udp_bw" + PER_SIDE);
-        // Every bandwidth is set against the better of the two streams, whichever shape it has.
-        Repeated bestBw = Repeated.higher(udpBw, udpBwPerSide);
-        String bestBwCell = bestBw.describe("Gb/s") + (bestBw == udpBw ? " one thread" : " a thread per side");
         for (String test : BANDWIDTH) {
-            bandwidthRow(test + " 64 KiB", test, "", bestBw, bestBwCell);
+            bandwidthRow(test + " 64 KiB", test, "");
         }
         for (String test : TWO_PROCESS_LATENCY) {
             boolean pingPong = PING_PONG.contains(test);
-            latencyRow(test + " 8 B, two processes", test, "/2p", pingPong ? udpLatPerSide.median() : 2 * udpLat.median(), "");
+            latencyRow(test + " 8 B, two processes", test, TWO_PROCESSES, pingPong ? 1 : 2, pingPong ? "" : " (2 x udp_lat)");
         }
         for (String test : TWO_PROCESS_BANDWIDTH) {
-            bandwidthRow(test + " 64 KiB, two processes", test, "/2p", bestBw, bestBwCell);
+            bandwidthRow(test + " 64 KiB, two processes", test, TWO_PROCESSES);
         }
         for (int qps : QUEUE_PAIRS) {
-            Repeated thread = median("write_bw/" + THREAD + "/q" + qps);
-            row("write_bw 64 KiB, " + qps + " QP" + (qps > 1 ? "s" : ""), "", thread.describe("Gb/s"), "",
-                    bestBwCell, judge(thread.median() / bestBw.median(), 0.9, false, "%"));
+            String key = "write_bw/" + THREAD + "/q" + qps;
+            row("write_bw 64 KiB, " + qps + " QP" + (qps > 1 ? "s" : ""), "", median(key).describe("Gb/s"), "",
+                    median(key + BASELINE).describe("Gb/s"), judge(ratios(key, key + BASELINE, 1), 0.9, false, "%"));
         }
         out.println();
-        out.println(String.format(Locale.ROOT, "raw UDP: ping-pong %s with one thread, %s with a thread per side;"
-                        + " bandwidth %s with one thread, %s with a thread per side",
-                udpLat.describe("us"), udpLatPerSide.describe("us"), udpBw.describe("Gb/s"), udpBwPerSide.describe("Gb/s")));
+        out.println(String.format(Locale.ROOT, "raw UDP, each run right before the test it is set against: ping-pong %s with one"
+                        + " thread, %s with a thread per side; the better of two streams %s",
+                median(UDP_LAT).describe("us"), median(UDP_LAT + PER_SIDE).describe("us"), median(UDP_BW).describe("Gb/s")));
         printAgainstCrcStream();
         out.println("targets met: " + met + " of " + targets);
     }
@@ -234,24 +271,13 @@ final class PerfTargets {
             ratios.append(againstCrc(test + " ", test, "", best));
         }
         for (String test : TWO_PROCESS_BANDWIDTH) {
-            ratios.append(againstCrc(test + " two processes ", test, "/2p", best));
+            ratios.append(againstCrc(test + " two processes ", test, TWO_PROCESSES, best));
         }
         out.println(String.format(Locale.ROOT, "UDP stream with a CRC32 of each datagram at each end (not a target): %s with one"
                         + " thread, %s with a thread per side, %.0f %% and %.0f %% of the bare stream of the same shape (medians of"
                         + " each repetition's ratio); 64 KiB against the better (threads, caller): %s",
-                one.describe("Gb/s"), perSide.describe("Gb/s"), 100 * pairedRatio("udp_bw" + CRC, "udp_bw"),
-                100 * pairedRatio("udp_bw" + CRC + PER_SIDE, "udp_bw" + PER_SIDE), ratios.substring(0, ratios.length() - 2)));
-    }
-
-    /** The median over the repetitions of each one's bandwidth under {@code key} against its bandwidth under {@code base}. */
-    private double pairedRatio(String key, String base) {
-        List<Result> of = runs.get(key);
-        List<Result> against = runs.get(base);
-        double[] ratios = new double[of.size()];
-        for (int i = 0; i < ratios.length; i++) {
-            ratios[i] = of.get(i).avgGbps() / against.get(i).avgGbps();
-        }
-        return Repeated.of(ratios).median();
+                one.describe("Gb/s"), perSide.describe("Gb/s"), 100 * ratios("udp_bw" + CRC, "udp_bw", 1).median(),
+                100 * ratios("udp_bw" + CRC + PER_SIDE, "udp_bw" + PER_SIDE, 1).median(), ratios.substring(0, ratios.length() - 2)));
     }
 
     private String againstCrc(String name, String test, String suffix, Repeated stream) {
@@ -261,50 +287,72 @@ final class PerfTargets {
 
     /**
      * A latency row: {@code test} in both progress models (its runs kept under
-     * {@code test/progress + suffix}), against each other and against {@code udp} (µs).
+     * {@code test/progress + suffix}), against each other and each against the UDP ping-pong
+     * run right before it, {@code udpFactor} of them for a whole round trip.
      */
-    private void latencyRow(String name, String test, String suffix, double udp, String udpNote) {
-        Repeated caller = median(test + "/" + CALLER + suffix);
-        Repeated thread = median(test + "/" + THREAD + suffix);
-        row(name, caller.describe("us"), thread.describe("us"), judge(thread.median() / caller.median(), 1.2, true, "x"),
-                String.format(Locale.ROOT, "%.2f us%s", udp, udpNote),
-                judge(thread.median() / udp, 2.0, true, "x") + ", " + judge(caller.median() / udp, 2.0, true, "x"));
+    private void latencyRow(String name, String test, String suffix, int udpFactor, String udpNote) {
+        String caller = test + "/" + CALLER + suffix;
+        String thread = test + "/" + THREAD + suffix;
+        row(name, median(caller).describe("us"), median(thread).describe("us"), judge(ratios(thread, caller, 1), 1.2, true, "x"),
+                String.format(Locale.ROOT, "%.2f us%s", udpFactor * pooledBaselines(caller, thread).median(), udpNote),
+                judge(ratios(thread, thread + BASELINE, udpFactor), 2.0, true, "x") + ", "
+                        + judge(ratios(caller, caller + BASELINE, udpFactor), 2.0, true, "x"));
     }
 
     /**
      * A bandwidth row: {@code test} in both progress models (runs under
-     * {@code test/progress + suffix}), against each other and against {@code udp}, the better
-     * UDP stream (described by {@code udpCell}).
+     * {@code test/progress + suffix}), against each other and each against the better UDP
+     * stream run right before it.
      */
-    private void bandwidthRow(String name, String test, String suffix, Repeated udp, String udpCell) {
-        Repeated caller = median(test + "/" + CALLER + suffix);
-        Repeated thread = median(test + "/" + THREAD + suffix);
-        row(name, caller.describe("Gb/s"), thread.describe("Gb/s"), judge(thread.median() / caller.median(), 0.9, false, "%"),
-                udpCell, judge(thread.median() / udp.median(), 0.9, false, "%") + ", "
-                        + judge(caller.median() / udp.median(), 0.9, false, "%"));
+    private void bandwidthRow(String name, String test, String suffix) {
+        String caller = test + "/" + CALLER + suffix;
+        String thread = test + "/" + THREAD + suffix;
+        row(name, median(caller).describe("Gb/s"), median(thread).describe("Gb/s"), judge(ratios(thread, caller, 1), 0.9, false, "%"),
+                pooledBaselines(caller, thread).describe("Gb/s"),
+                judge(ratios(thread, thread + BASELINE, 1), 0.9, false, "%") + ", "
+                        + judge(ratios(caller, caller + BASELINE, 1), 0.9, false, "%"));
+    }
+
+    /** The paired ratios of the runs under {@code key} against those under {@code against}, the latter times {@code factor}. */
+    private Repeated ratios(String key, String against, double factor) {
+        return Repeated.ratios(runs.get(key), runs.get(against), factor);
+    }
+
+    /** The baselines of a row's two progress models together. */
+    private Repeated pooledBaselines(String caller, String thread) {
+        List<Result> both = new ArrayList<>(runs.get(caller + BASELINE));
+        both.addAll(runs.get(thread + BASELINE));
+        return Repeated.of(both);
     }
 
     private void row(String... cells) {
         out.println("| " + String.join(" | ", cells) + " |");
     }
 
-    /** A ratio and whether it meets its bound: at most {@code bound} when {@code atMost}, else at least. */
-    private String judge(double ratio, double bound, boolean atMost, String unit) {
-        boolean ok = atMost ? ratio <= bound : ratio >= bound;
+    /**
+     * A ratio (the median of paired ratios, with their range) and whether it meets its
+     * bound: at most {@code bound} when {@code atMost}, else at least.
+     */
+    private String judge(Repeated ratio, double bound, boolean atMost, String unit) {
+        double median = ratio.median();
+        boolean ok = atMost ? median <= bound : median >= bound;
         targets++;
         if (ok) {
             met++;
         }
-        String value = unit.equals("%") ? String.format(Locale.ROOT, "%.0f %%", ratio * 100)
-                : String.format(Locale.ROOT, "%.2fx", ratio);
-        String target = unit.equals("%") ? String.format(Locale.ROOT, ">= %.0f %%", bound * 100)
-                : String.format(Locale.ROOT, "<= %.1fx", bound);
         // Both forms show the ratio in hundredths (90 %, 2.00x): a miss that rounds to its
         // bound shows one more digit (89.8 %, not 90 %).
-        if (!ok && Math.round(ratio * 100) == Math.round(bound * 100)) {
-            value = unit.equals("%") ? String.format(Locale.ROOT, "%.1f %%", ratio * 100)
-                    : String.format(Locale.ROOT, "%.3fx", ratio);
+        boolean finer = !ok && Math.round(median * 100) == Math.round(bound * 100);
+        String target = unit.equals("%") ? String.format(Locale.ROOT, ">= %.0f %%", bound * 100)
+                : String.format(Locale.ROOT, "<= %.1fx", bound);
+        return format(median, unit, finer) + " (" + format(ratio.min(), unit, false) + "-" + format(ratio.max(), unit, false)
+                + (ok ? ", met, " : ", **missed**, ") + target + ")";
+    }
+
+    private static String format(double ratio, String unit, boolean finer) {
+        if (unit.equals("%")) {
+            return String.format(Locale.ROOT, finer ? "%.1f %%" : "%.0f %%", ratio * 100);
         }
-        return value + (ok ? " (met, " : " (**missed**, ") + target + ")";
+        return String.format(Locale.ROOT, finer ? "%.3fx" : "%.2fx", ratio);
     }
 }

@@ -36,6 +36,23 @@ record Repeated(int count, double median, double min, double max) {
         return of(values);
     }
 
+    /**
+     * The ratios of paired runs: each run of {@code of} against the run of {@code against}
+     * taken in the same repetition (right before it), times {@code factor}; their median
+     * is what a target judges, so that a machine that is slower for a minute is slower on
+     * both sides of a ratio.
+     */
+    static Repeated ratios(List<Result> of, List<Result> against, double factor) {
+        if (of.size() != against.size()) {
+            throw new IllegalArgumentException(of.size() + " runs against " + against.size() + ": runs must come in pairs");
+        }
+        double[] ratios = new double[of.size()];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = figure(of.get(i)) / (factor * figure(against.get(i)));
+        }
+        return of(ratios);
+    }
+
     static double figure(Result r) {
         return r.latenciesNs() == null ? r.avgGbps() : r.percentileUs(50);
     }

@@ -46,6 +46,45 @@ class RepeatedTest {
     }
 
     @Test
+    void aRatioIsTheMedianOfEachRepetitionsOwnRatio() {
+        // The machine is four times slower in the second repetition, on both sides of its
+        // pair: the pairs' ratios are 3, 2 and 2.2; the medians taken apart would give 3 / 1.
+        List<Result> tests = List.of(latency(3), latency(8), latency(2.2));
+        List<Result> baselines = List.of(latency(1), latency(4), latency(1));
+        Repeated r = Repeated.ratios(tests, baselines, 1);
+        assertEquals(2.2, r.median(), 1e-9);
+        assertEquals(2.0, r.min(), 1e-9);
+        assertEquals(3.0, r.max(), 1e-9);
+        assertEquals(1.1, Repeated.ratios(tests, baselines, 2).median(), 1e-9, "a round trip against two half ones");
+        assertEquals(3, r.count());
+    }
+
+    @Test
+    void bandwidthRatiosPairTheAverages() {
+        List<Result> tests = List.of(bandwidth(20), bandwidth(30));
+        List<Result> streams = List.of(bandwidth(40), bandwidth(40));
+        assertEquals(0.625, Repeated.ratios(tests, streams, 1).median(), 1e-9);
+    }
+
+    @Test
+    void runsThatDoNotComeInPairsAreAnError() {
+        List<Result> one = List.of(latency(1));
+        List<Result> two = List.of(latency(1), latency(2));
+        assertThrows(IllegalArgumentException.class, () -> Repeated.ratios(one, two, 1));
+    }
+
+    /** A latency run whose typical value is {@code us}. */
+    private static Result latency(double us) {
+        long ns = Math.round(us * 1000);
+        return Result.latency("write_lat", "test", 8, new long[] {ns, ns, ns}, 0);
+    }
+
+    /** A bandwidth run that averaged {@code gbps}: one 1.25 MB message a millisecond is 10 Gb/s. */
+    private static Result bandwidth(double gbps) {
+        return Result.bandwidth("write_bw", "test", 1_250_000, 1, 1e-3 * 10 / gbps, 0, 0);
+    }
+
+    @Test
     void noRepetitionIsAnError() {
         assertThrows(IllegalArgumentException.class, () -> Repeated.of(new double[0]));
     }
