@@ -1,5 +1,7 @@
 package dev.verbs4j.tools.perf;
 
+import java.util.function.LongSupplier;
+
 /**
  * The unmeasured operations before a measurement: as many as it measures, up to
  * {@value #MAX}, unless {@code -w/--warmup} names a number. A JVM compiles a path only after
@@ -13,9 +15,20 @@ package dev.verbs4j.tools.perf;
  * JIT compiled before the first run ended has never seen them: it is dropped when it meets
  * them, at the end of the first run, and compiled again. With a single warm-up run that
  * happened as the measurement began, which then ran its first tenths in profiling code.
+ * <p>
+ * Against a peer in another process, by that rule the warm-up also lasts at least
+ * {@value #FRESH_PEER_NS} ns: more runs of half as many follow until it has. A count alone is
+ * short where each operation is fast and the compilers share the cores with the run: two
+ * processes that each keep a core busy leave the compiler threads little, and a fresh
+ * {@code perf --server} was still compiling its engine several seconds after it started. A
+ * 64 KiB WRITE stream to one moved 6-12 Gb/s in its first measured repetition and 20-27 in
+ * the next ones after a warm-up of 5,000 or 10,000 messages, or of at least 1 s; after 2 s,
+ * 16-25 from the first in five runs of six.
  */
 final class WarmUp {
     static final int MAX = 20_000;
+    /** The shortest warm-up by the default rule against a peer in another process. */
+    static final long FRESH_PEER_NS = 2_000_000_000L;
 
     /** One unmeasured run of {@code operations}. */
     @FunctionalInterface
@@ -33,9 +46,12 @@ final class WarmUp {
 
     /**
      * Runs the warm-up before a measurement of {@code iterations}: its operations in two runs,
-     * the first half and the rest (one run for one operation, none for 0); returns how many.
+     * the first half and the rest (one run for one operation, none for 0), and by the default
+     * rule ({@code fixed} -1) more runs of the first half's size until {@code minNs} have
+     * passed by {@code clock}; returns how many operations ran.
      */
-    static <E extends Exception> int run(int iterations, int fixed, Run<E> run) throws E {
+    static <E extends Exception> int run(int iterations, int fixed, long minNs, LongSupplier clock, Run<E> run) throws E {
+        long start = clock.getAsLong();
         int n = operations(iterations, fixed);
         if (n > 1) {
             run.run(n / 2);
@@ -43,6 +59,22 @@ final class WarmUp {
         if (n > 0) {
             run.run(n - n / 2);
         }
-        return n;
+        int done = n;
+        int more = Math.max(1, n / 2);
+        while (fixed < 0 && n > 0 && clock.getAsLong() - start < minNs) {
+            run.run(more);
+            done += more;
+        }
+        return done;
+    }
+
+    /** The warm-up of a measurement in this process: by count alone. */
+    static <E extends Exception> int run(int iterations, int fixed, Run<E> run) throws E {
+        return run(iterations, fixed, 0, System::nanoTime, run);
+    }
+
+    /** The warm-up of a measurement against {@code pair}: at least {@link #FRESH_PEER_NS} when its responder is in another process. */
+    static <E extends Exception> int run(int iterations, int fixed, PerfPair pair, Run<E> run) throws E {
+        return run(iterations, fixed, pair.responder() == null ? FRESH_PEER_NS : 0, System::nanoTime, run);
     }
 }
