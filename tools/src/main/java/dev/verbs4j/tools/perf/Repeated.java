@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One figure over the repetitions of a measurement ({@code perf --repeat N}): its median,
- * which is what a ratio is taken of, and its range, which says how far one run can be trusted
- * on a noisy machine.
+ * One figure over the repetitions of a measurement ({@code perf --repeat N}), or the ratios of
+ * paired runs ({@link #ratios}): its median, and its range, which says how far one run can be
+ * trusted on a noisy machine.
  */
 record Repeated(int count, double median, double min, double max) {
 
