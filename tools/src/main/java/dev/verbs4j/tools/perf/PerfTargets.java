@@ -203,14 +203,12 @@ final class PerfTargets {
      * the summary).
      */
     private void measureAfter(String key, String kind, Measurement baseline, Measurement test) {
-        measure(key + BASELINE, baseline);
-        List<Result> baselines = runs.get(key + BASELINE);
-        runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(baselines.get(baselines.size() - 1));
+        runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(measure(key + BASELINE, baseline));
         measure(key, test);
     }
 
-    /** Runs one measurement and keeps it under {@code key}; a failure names the measurement. */
-    private void measure(String key, Measurement measurement) {
+    /** Runs one measurement, keeps it under {@code key} and returns it; a failure names the measurement. */
+    private Result measure(String key, Measurement measurement) {
         Result r;
         try {
             r = measurement.run();
@@ -220,6 +218,7 @@ final class PerfTargets {
             throw new IllegalStateException(key + ": " + e.getMessage(), e);
         }
         runs.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
+        return r;
     }
 
     private Repeated median(String key) {
