@@ -1,6 +1,7 @@
 package dev.verbs4j.softroce.wire;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.zip.CRC32;
 
 /**
@@ -25,6 +26,13 @@ import java.util.zip.CRC32;
  * <p>A user-space engine receives only the UDP payload, so the IP and UDP headers are
  * synthesized from a {@link UdpFlow} and the UDP payload length, as rxe builds them: IPv4
  * without options and with Don't Fragment, IPv6 without extension headers.
+ *
+ * <p>The CRC is affine over GF(2), so the pseudo packet's CRC is the CRC32 of the packet's own
+ * bytes (BTH through payload) XOR a term that depends only on the flow and the length: what
+ * the pseudo headers and the mask of BTH byte 4 add. Each flow keeps the terms of the
+ * lengths it carries ({@code IcrcTerms}), so a packet costs one pass of the CRC32 over its
+ * own bytes. A packet whose BTH byte 4 is not zero (ECN marks) takes the long way, the CRC32
+ * of the pseudo packet itself.
  *
  * <h2>The IPv4 Identification field</h2>
  * The ICRC does not mask the IPv4 Identification, and a UDP socket cannot see it. Our own
@@ -67,6 +75,9 @@ public final class Icrc {
     private static final int MAX_PSEUDO_LENGTH = MASKED_LRH_LENGTH + IpUdpHeaders.IPV6_HEADER_LENGTH
             + IpUdpHeaders.UDP_HEADER_LENGTH + Bth.LENGTH;
 
+    /** x^-248: with x^(8 * length + 176), the shift over a packet's bytes after BTH byte 4 ({@link #variantTerm}). */
+    private static final int UNSHIFT_248 = Ipv4IdRecovery.inversePowerOfX(248);
+
     private final byte[] pseudo = new byte[MAX_PSEUDO_LENGTH];
     private final MemorySegment pseudoSegment = MemorySegment.ofArray(pseudo);
     private final CRC32 crc = new CRC32();
@@ -88,9 +99,24 @@ public final class Icrc {
      * @throws IllegalArgumentException if {@code length} cannot hold a BTH and an ICRC
      */
     public int compute(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {
-        if (length < Bth.LENGTH + LENGTH || length > 0xFFFF - IpUdpHeaders.UDP_HEADER_LENGTH) {
-            throw new IllegalArgumentException("RoCEv2 UDP payload length out of range: " + length);
+        checkLength(length);
+        if (packet.get(ValueLayout.JAVA_BYTE, offset + Bth.RESV8A_OFFSET) != 0) {
+            return computeOverPseudoPacket(flow, ipv4Id, packet, offset, length);
         }
+        long entry = flow.icrcTerms.entry(length);
+        int term = IcrcTerms.holds(entry, length) ? (int) entry : flow.icrcTerms.keep(length, variantTerm(flow, length));
+        crc.reset();
+        crc.update(views.view(packet, offset, length - LENGTH));
+        int icrc = (int) crc.getValue() ^ term;
+        return ipv4Id == 0 || flow.isIpv6() ? icrc : icrc ^ idTables.difference(ipv4Id, length);
+    }
+
+    /**
+     * The ICRC the long way: the CRC32 of the pseudo packet itself, every variant field
+     * replaced. {@link #compute} takes it for packets whose BTH byte 4 is not zero.
+     */
+    int computeOverPseudoPacket(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {
+        checkLength(length);
         int pseudoLength = writePseudoHeaders(flow, ipv4Id, packet, offset, length);
         crc.reset();
         crc.update(pseudo, 0, pseudoLength);
@@ -102,13 +128,40 @@ public final class Icrc {
     }
 
     /**
+     * What turns the CRC32 of a packet's bytes (BTH through payload, BTH byte 4 zero) into its
+     * ICRC with IPv4 ID 0, for packets of {@code length} on {@code flow}. The CRC is affine, so
+     * that difference depends on the pseudo headers and the length only: it is the CRC
+     * register after the pseudo headers (as {@link CRC32#getValue} gives it, the register
+     * XOR ones), carried through BTH bytes 0 to 3 as zeros and byte 4 as the 0xFF that masks
+     * it, then shifted over the packet's remaining {@code length - 9} bytes.
+     */
+    private int variantTerm(UdpFlow flow, int length) {
+        int prefixLength = MASKED_LRH_LENGTH + writeMaskedIpUdp(flow, 0, length);
+        crc.reset();
+        crc.update(pseudo, 0, prefixLength);
+        int register = (int) crc.getValue();
+        for (int i = 0; i < Bth.RESV8A_OFFSET; i++) {
+            register = Ipv4IdRecovery.feedByte(register, 0);
+        }
+        register = Ipv4IdRecovery.feedByte(register, 0xFF);
+        // x^(8 * (length - 9)) = x^(8 * length + 176) * x^-248, the first from the shared table.
+        return Ipv4IdRecovery.multiply(Ipv4IdRecovery.multiply(register, UNSHIFT_248), Ipv4IdRecovery.shiftFactor(length));
+    }
+
+    private static void checkLength(int length) {
+        if (length < Bth.LENGTH + LENGTH || length > 0xFFFF - IpUdpHeaders.UDP_HEADER_LENGTH) {
+            throw new IllegalArgumentException("RoCEv2 UDP payload length out of range: " + length);
+        }
+    }
+
+    /**
      * The ICRC the Linux kernel's rxe computes for an RDMA FLUSH: its opcode table gives FLUSH
      * no payload offset, so after the headers the CRC runs over the whole packet once more,
      * from the (unmasked) BTH to the ICRC. The IBTA ICRC covers every byte once; this variant
      * exists only so a soft device can talk FLUSH with the kernel (a kernel finding).
      */
     public int computeRxeFlush(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {
-        compute(flow, ipv4Id, packet, offset, length);
+        computeOverPseudoPacket(flow, ipv4Id, packet, offset, length);
         crc.update(views.view(packet, offset, length - LENGTH));
         return (int) crc.getValue();
     }
@@ -174,6 +227,14 @@ public final class Icrc {
     }
 
     private int writePseudoHeaders(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {
+        int at = MASKED_LRH_LENGTH + writeMaskedIpUdp(flow, ipv4Id, length);
+        MemorySegment.copy(packet, offset, pseudoSegment, at, Bth.LENGTH);
+        pseudo[at + Bth.RESV8A_OFFSET] = (byte) 0xFF;
+        return at + Bth.LENGTH;
+    }
+
+    /** Writes the IP and UDP headers of the pseudo packet, their variant fields set to ones, after its LRH. @return their length */
+    private int writeMaskedIpUdp(UdpFlow flow, int ipv4Id, int length) {
         int at = MASKED_LRH_LENGTH;
         int written = IpUdpHeaders.writeUnchecked(pseudoSegment, at, flow, length, ipv4Id, 0xFF, 0xFF);
         if (flow.isIpv6()) {
@@ -181,10 +242,7 @@ public final class Icrc {
         } else {
             BigEndian.u16(pseudoSegment, at + IpUdpHeaders.IPV4_CHECKSUM_OFFSET, 0xFFFF);
         }
-        at += written;
-        BigEndian.u16(pseudoSegment, at - IpUdpHeaders.UDP_HEADER_LENGTH + IpUdpHeaders.UDP_CHECKSUM_OFFSET, 0xFFFF);
-        MemorySegment.copy(packet, offset, pseudoSegment, at, Bth.LENGTH);
-        pseudo[at + Bth.RESV8A_OFFSET] = (byte) 0xFF;
-        return at + Bth.LENGTH;
+        BigEndian.u16(pseudoSegment, at + written - IpUdpHeaders.UDP_HEADER_LENGTH + IpUdpHeaders.UDP_CHECKSUM_OFFSET, 0xFFFF);
+        return written;
     }
 }

@@ -104,6 +104,15 @@ final class Ipv4IdRecovery {
         return (a >>> 1) ^ ((a & 1) != 0 ? POLY : 0);
     }
 
+    /** The CRC register after one more byte {@code b} (0..255): the byte into its low end, then eight bits through. */
+    static int feedByte(int register, int b) {
+        int r = register ^ b;
+        for (int bit = 0; bit < 8; bit++) {
+            r = multiplyByX(r);
+        }
+        return r;
+    }
+
     /** {@code a * x^-1 mod P}, the inverse of {@link #multiplyByX}. */
     static int divideByX(int a) {
         return a < 0 ? ((a ^ POLY) << 1) | 1 : a << 1;

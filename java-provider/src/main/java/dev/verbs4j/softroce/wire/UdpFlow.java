@@ -28,6 +28,8 @@ public final class UdpFlow {
     private boolean ipv6;
     private int sourcePort;
     private int destinationPort;
+    /** The ICRC terms of this flow's packets by length ({@link Icrc}); cleared when an end changes. */
+    final IcrcTerms icrcTerms = new IcrcTerms();
 
     /** A flow from {@code source} to {@code destination}; both must resolve to the same IP version. */
     public static UdpFlow of(InetSocketAddress source, InetSocketAddress destination) {
@@ -57,6 +59,7 @@ public final class UdpFlow {
         this.ipv6 = sourceV6;
         this.sourcePort = sourcePort;
         this.destinationPort = destinationPort;
+        icrcTerms.clear();
         return this;
     }
 
@@ -71,6 +74,7 @@ public final class UdpFlow {
         this.ipv6 = false;
         this.sourcePort = sourcePort;
         this.destinationPort = destinationPort;
+        icrcTerms.clear();
         return this;
     }
 
@@ -86,6 +90,7 @@ public final class UdpFlow {
         this.sourcePort = other.destinationPort;
         this.destinationPort = port;
         this.ipv6 = other.ipv6;
+        icrcTerms.clear();
         return this;
     }
 
