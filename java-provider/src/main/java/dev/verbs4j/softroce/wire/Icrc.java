@@ -1,7 +1,6 @@
 package dev.verbs4j.softroce.wire;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.zip.CRC32;
 
 /**
@@ -100,7 +99,7 @@ public final class Icrc {
      */
     public int compute(UdpFlow flow, int ipv4Id, MemorySegment packet, long offset, int length) {
         checkLength(length);
-        if (packet.get(ValueLayout.JAVA_BYTE, offset + Bth.RESV8A_OFFSET) != 0) {
+        if (BigEndian.u8(packet, offset + Bth.RESV8A_OFFSET) != 0) {
             return computeOverPseudoPacket(flow, ipv4Id, packet, offset, length);
         }
         long entry = flow.icrcTerms.entry(length);

@@ -1,5 +1,7 @@
 package dev.verbs4j.softroce.wire;
 
+import java.util.Arrays;
+
 /**
  * One flow's ICRC terms by UDP payload length: what the pseudo packet's variant part adds to
  * the CRC32 of the packet itself ({@link Icrc}). The term depends on the flow's addresses and
@@ -29,8 +31,9 @@ final class IcrcTerms {
         return term;
     }
 
+    /** Forgets every term (the flow changed). */
     void clear() {
-        java.util.Arrays.fill(entries, 0L);
+        Arrays.fill(entries, 0L);
     }
 
     static int slot(int length) {
