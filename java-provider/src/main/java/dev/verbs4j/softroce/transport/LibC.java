@@ -70,8 +70,6 @@ final class LibC {
     private static final MethodHandle CLOSE;
     private static final MethodHandle GETSOCKOPT;
     private static final MethodHandle RECVMSG;
-    private static final MethodHandle CONNECT;
-    private static final MethodHandle GETPEERNAME;
     private static final MemoryLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
@@ -86,7 +84,7 @@ final class LibC {
         ValueLayout i = ValueLayout.JAVA_INT;
         ValueLayout l = ValueLayout.JAVA_LONG;
         ValueLayout p = ValueLayout.ADDRESS;
-        MethodHandle[] h = new MethodHandle[18];
+        MethodHandle[] h = new MethodHandle[16];
         boolean found = linux;
         if (linux) {
             try {
@@ -107,8 +105,6 @@ final class LibC {
                 h[13] = handle(linker, libc, "sendmmsg", FunctionDescriptor.of(i, i, p, i, i), critical);
                 h[14] = handle(linker, libc, "getsockopt", FunctionDescriptor.of(i, i, i, i, p, p));
                 h[15] = handle(linker, libc, "recvmsg", FunctionDescriptor.of(l, i, p, i), critical);
-                h[16] = handle(linker, libc, "connect", FunctionDescriptor.of(i, i, p, i));
-                h[17] = handle(linker, libc, "getpeername", FunctionDescriptor.of(i, i, p, p));
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 found = false;
             }
@@ -130,8 +126,6 @@ final class LibC {
         SENDMMSG = h[13];
         GETSOCKOPT = h[14];
         RECVMSG = h[15];
-        CONNECT = h[16];
-        GETPEERNAME = h[17];
     }
 
     private LibC() {
@@ -214,21 +208,6 @@ final class LibC {
         }
     }
 
-    /**
-     * Connects the UDP socket {@code fd} to the {@code length}-byte socket address in
-     * {@code address}: its sends that name no destination go there, along the route the
-     * kernel keeps for it.
-     *
-     * @return whether the kernel connected it
-     */
-    static boolean connect(int fd, MemorySegment address, int length) {
-        try {
-            return (int) CONNECT.invokeExact(fd, address, length) == 0;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-    }
-
     /** {@code fd}'s receive buffer as the kernel reports it (twice what was asked, within its limits); 0 if it cannot say. */
     static int receiveBuffer(int fd) {
         try (Arena arena = Arena.ofConfined()) {
@@ -272,18 +251,6 @@ final class LibC {
         }
         InetSocketAddress bound = decode(scratch);
         return bound == null ? asked : new InetSocketAddress(asked.getAddress(), bound.getPort());
-    }
-
-    /** The address {@code fd} is connected to, as the kernel says; null when it is not connected. */
-    static InetSocketAddress peerAddress(int fd) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment peer = arena.allocate(SOCKADDR_SIZE, 8);
-            MemorySegment length = arena.allocate(ValueLayout.JAVA_INT);
-            length.set(ValueLayout.JAVA_INT, 0, (int) SOCKADDR_SIZE);
-            return (int) GETPEERNAME.invokeExact(fd, peer, length) == 0 ? decode(peer) : null;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
     }
 
     /**

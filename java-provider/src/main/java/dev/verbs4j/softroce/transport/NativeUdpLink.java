@@ -15,10 +15,7 @@ import java.nio.ByteBuffer;
  * {@link #BATCH_PROPERTY} at a time). Where the kernel joins runs of datagrams of one size
  * that come together ({@link #SEGMENT_PROPERTY}), a lone message is received with
  * {@code recvmsg} and its control message, and each message's datagrams are handed out one
- * by one; held sends go out in runs the kernel cuts apart ({@link SendBatch}). A QP's
- * send-only socket ({@link #sourcePort}) is connected to the peer it first sends to, so its
- * sends take the route the kernel keeps for the socket, as the kernel rxe keeps each QP's,
- * instead of looking one up per send. The sender of each datagram is looked up in a small table
+ * by one; held sends go out in runs the kernel cuts apart ({@link SendBatch}). The sender of each datagram is looked up in a small table
  * of the sources seen so far, so a device talking with many queue pairs (each sending from
  * its own UDP source port) gets the same {@link InetSocketAddress} object for each sender
  * and allocates nothing per packet; {@code DatagramChannel.receive} remembers only the last
@@ -83,11 +80,6 @@ public final class NativeUdpLink implements Link {
     private Ipv4IdStamp segmentStamp;
     private final int[] senders = new int[0x4000];
     private final boolean[] unavailable = new boolean[0x4000];
-    /** The peer each send-only socket is connected to ({@link #connectedTo}), {@link #NOT_CONNECTED} when it could not be, null before its first send. */
-    private final InetSocketAddress[] connectedPeers = new InetSocketAddress[0x4000];
-    private static final InetSocketAddress NOT_CONNECTED = InetSocketAddress.createUnresolved("not-connected", 1);
-    /** What {@link #senderFor} returns for the device's own socket. */
-    private static final int DEVICE_SOCKET = -1;
 
     /**
      * Senders seen so far, in an open-addressing table keyed by a hash of their address and
@@ -239,7 +231,7 @@ public final class NativeUdpLink implements Link {
 
     @Override
     public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination) {
-        return sendFrom(DEVICE_SOCKET, buffer, length, destination);
+        return sendFrom(fd, buffer, length, destination);
     }
 
     /**
@@ -272,16 +264,17 @@ public final class NativeUdpLink implements Link {
 
     @Override
     public boolean send(ByteBuffer buffer, int length, InetSocketAddress destination, int sourcePort) {
-        return sendFrom(senderFor(sourcePort), buffer, length, destination);
+        return sendFrom(socketFor(sourcePort), buffer, length, destination);
     }
 
-    /** The send-only socket's slot for {@code sourcePort}, when {@link #sourcePort} bound one; else {@link #DEVICE_SOCKET}. */
-    private int senderFor(int sourcePort) {
+    /** The socket that sends from {@code sourcePort}: its own, when {@link #sourcePort} bound one, else the device's. */
+    private int socketFor(int sourcePort) {
         int slot = sourcePort - FIRST_SOURCE_PORT;
-        return slot >= 0 && slot < senders.length && senders[slot] >= 0 ? slot : DEVICE_SOCKET;
+        int socket = slot >= 0 && slot < senders.length ? senders[slot] : -1;
+        return socket >= 0 ? socket : fd;
     }
 
-    private boolean sendFrom(int sender, ByteBuffer buffer, int length, InetSocketAddress to) {
+    private boolean sendFrom(int socket, ByteBuffer buffer, int length, InetSocketAddress to) {
         if (closed) {
             return false;
         }
@@ -289,10 +282,10 @@ public final class NativeUdpLink implements Link {
             sendBuffer = buffer;
             sendSegment = forCalls(MemorySegment.ofBuffer(buffer.duplicate().clear()));
         }
-        return sendFrom(sender, sendSegment, length, to);
+        return sendFrom(socket, sendSegment, length, to);
     }
 
-    private boolean sendFrom(int sender, MemorySegment packet, int length, InetSocketAddress to) {
+    private boolean sendFrom(int socket, MemorySegment packet, int length, InetSocketAddress to) {
         int slot = destinationSlot(to);
         if (destinationLengths[slot] < 0) {
             return false;
@@ -300,37 +293,17 @@ public final class NativeUdpLink implements Link {
         if (length > packet.byteSize()) {
             return false;
         }
-        int socket = sender == DEVICE_SOCKET ? fd : senders[sender];
-        boolean connected = sender != DEVICE_SOCKET && connectedTo(sender, to, slot);
         if (holding) {
             if (length <= sendBatch().room()) {
                 if (!sendBatch.accepts(socket)) {
                     refusedWhileHolding += sendBatch.send();
                 }
-                sendBatch.add(socket, packet, length, destinations[slot], destinationLengths[slot], connected);
+                sendBatch.add(socket, packet, length, destinations[slot], destinationLengths[slot]);
                 return true;
             }
             refusedWhileHolding += sendBatch.send();
         }
-        return connected
-                ? LibC.sendTo(socket, packet, length, MemorySegment.NULL, 0) == length
-                : LibC.sendTo(socket, packet, length, destinations[slot], destinationLengths[slot]) == length;
-    }
-
-    /**
-     * Whether the send-only socket of {@code sender} is connected to {@code to} (whose
-     * address is in {@code slot}), connecting it on its first send: the sends it makes then
-     * name no destination and take the route the kernel keeps for the socket instead of
-     * looking one up each time. A QP sends to one peer, so its socket keeps its first
-     * destination; one sending elsewhere too names those destinations, as before.
-     */
-    private boolean connectedTo(int sender, InetSocketAddress to, int slot) {
-        InetSocketAddress peer = connectedPeers[sender];
-        if (peer == null) {
-            peer = LibC.connect(senders[sender], destinations[slot], destinationLengths[slot]) ? to : NOT_CONNECTED;
-            connectedPeers[sender] = peer;
-        }
-        return peer == to;
+        return LibC.sendTo(socket, packet, length, destinations[slot], destinationLengths[slot]) == length;
     }
 
     /** The batch held sends are kept in, made on first use. */
@@ -353,7 +326,7 @@ public final class NativeUdpLink implements Link {
         if (closed) {
             return false;
         }
-        return sendFrom(senderFor(sourcePort), sendBatch().slot(), length, destination);
+        return sendFrom(socketFor(sourcePort), sendBatch().slot(), length, destination);
     }
 
     /** Segments runs of held datagrams where {@link #SEGMENT_PROPERTY} allows ({@link Link#segmentSends}). */
@@ -380,12 +353,6 @@ public final class NativeUdpLink implements Link {
     /** Messages received that held a run of datagrams the kernel joined. */
     long joinedMessagesReceived() {
         return batch == null ? 0 : batch.joinedMessages();
-    }
-
-    /** The peer the socket that sends from {@code sourcePort} is connected to, as the kernel says; null when none. */
-    InetSocketAddress connectedPeer(int sourcePort) {
-        int sender = senderFor(sourcePort);
-        return LibC.peerAddress(sender == DEVICE_SOCKET ? fd : senders[sender]);
     }
 
     /** The socket the link receives and sends with (for tests that set an option on it). */

@@ -138,10 +138,8 @@ final class SendBatch {
     /**
      * Puts the datagram {@code packet[0, length)} to {@code name[0, nameLength)} into the
      * batch ({@link #accepts} must be true): a copy, unless it was built in its {@link #slot}.
-     * When {@code connected}, the socket is connected to that name: the message names no
-     * destination (the name still tells runs apart).
      */
-    void add(int fd, MemorySegment packet, int length, MemorySegment name, int nameLength, boolean connected) {
+    void add(int fd, MemorySegment packet, int length, MemorySegment name, int nameLength) {
         assert accepts(fd) && length <= room;
         socket = fd;
         if (packet != data[count]) {
@@ -152,7 +150,7 @@ final class SendBatch {
         destinations[count] = names[count].get(ValueLayout.JAVA_LONG, 0);
         lengths[count] = length;
         iovecs.set(ValueLayout.JAVA_LONG, count * IOVEC_SIZE + 8, length);
-        messages.set(ValueLayout.JAVA_INT, count * MMSGHDR_SIZE + 8, connected ? 0 : nameLength);
+        messages.set(ValueLayout.JAVA_INT, count * MMSGHDR_SIZE + 8, nameLength);
         count++;
     }
 
@@ -192,11 +190,6 @@ final class SendBatch {
         int refused = 0;
         for (int next = 0; next < runCount; ) {
             int sent = LibC.sendMany(socket, runsFrom[next], runCount - next);
-            if (sent <= 0) {
-                // A connected socket reports, once, the error a peer's ICMP left it (the peer's
-                // port was closed for a while): the run is tried again before it is taken apart.
-                sent = LibC.sendMany(socket, runsFrom[next], runCount - next);
-            }
             if (sent > 0) {
                 for (int r = next; r < next + sent; r++) {
                     runsSent += runStart[r + 1] - runStart[r] > 1 ? 1 : 0;

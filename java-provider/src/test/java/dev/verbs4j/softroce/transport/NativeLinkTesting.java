@@ -19,16 +19,6 @@ final class NativeLinkTesting {
         return new InetSocketAddress(InetAddress.ofLiteral(ip), port);
     }
 
-    /** Receives one datagram, waiting up to a second for it; -1 when none came. */
-    static int receive(Link link, ByteBuffer into) {
-        long end = System.nanoTime() + 1_000_000_000L;
-        int n;
-        while ((n = link.receive(into)) < 0 && System.nanoTime() < end) {
-            link.await(10_000_000L);
-        }
-        return n;
-    }
-
     /** A direct buffer whose first {@code length} bytes follow a pattern set by {@code seed}. */
     static ByteBuffer datagram(int length, int seed) {
         ByteBuffer b = ByteBuffer.allocateDirect(9000);

@@ -2,7 +2,6 @@ package dev.verbs4j.softroce.transport;
 
 import static dev.verbs4j.softroce.transport.NativeLinkTesting.address;
 import static dev.verbs4j.softroce.transport.NativeLinkTesting.datagram;
-import static dev.verbs4j.softroce.transport.NativeLinkTesting.receive;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -85,39 +84,6 @@ class NativeUdpLinkSegmentTest {
             assertEquals(expected.slice(0, length), in.duplicate().flip(), "datagram " + i + ", changed for ID " + i);
         }
         assertEquals(-1, b.receive(in));
-    }
-
-    /**
-     * A QP's socket is connected to its peer; while the peer's port is closed, the kernel's
-     * ICMP leaves an error on the socket that its next send reports. A run that meets it is
-     * tried again, not taken apart, so a peer that keeps coming back does not cost the runs.
-     */
-    @Test
-    void aPeerThatGoesAwayAndComesBackStillGetsItsRunsSegmented() {
-        try (NativeUdpLink a = new NativeUdpLink(A)) {
-            int port = a.sourcePort(0xC113);
-            a.segmentSends(LAST_BYTE);
-            ByteBuffer in = ByteBuffer.allocateDirect(9000);
-            for (int round = 0; round < 5; round++) {
-                try (NativeUdpLink b = new NativeUdpLink(B)) {
-                    a.holdSends();
-                    for (int i = 0; i < 6; i++) {
-                        assertTrue(a.send(datagram(1000, round * 10 + i), 1000, B, port));
-                    }
-                    assertEquals(0, a.flushSends(), "round " + round + ": none refused");
-                    assertEquals(round + 1, a.segmentedRuns(), "round " + round + ": the run went as one send");
-                    for (int i = 0; i < 6; i++) {
-                        assertEquals(1000, receive(b, in), "round " + round + ", datagram " + i);
-                        ByteBuffer expected = datagram(1000, round * 10 + i);
-                        expected.put(999, (byte) (expected.get(999) ^ i));
-                        assertEquals(expected.slice(0, 1000), in.duplicate().flip(), "round " + round + ", datagram " + i);
-                    }
-                }
-                // To a closed port: the ICMP that answers leaves its error on the connected socket.
-                a.send(datagram(64, 0), 64, B, port);
-            }
-            assertTrue(a.segmentsSends());
-        }
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.verbs4j.softroce.transport;
 
 import static dev.verbs4j.softroce.transport.NativeLinkTesting.address;
 import static dev.verbs4j.softroce.transport.NativeLinkTesting.datagram;
-import static dev.verbs4j.softroce.transport.NativeLinkTesting.receive;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,6 +31,16 @@ class NativeUdpLinkTest {
     @BeforeAll
     static void onLinux() {
         NativeLinkTesting.assumeNativeLink();
+    }
+
+    /** Receives one datagram, waiting up to a second for it. */
+    private static int receive(Link link, ByteBuffer into) {
+        long end = System.nanoTime() + 1_000_000_000L;
+        int n;
+        while ((n = link.receive(into)) < 0 && System.nanoTime() < end) {
+            link.await(10_000_000L);
+        }
+        return n;
     }
 
     @Test
@@ -89,82 +97,6 @@ class NativeUdpLinkTest {
                 }
             }
             assertNotSame(first[0], first[1]);
-        }
-    }
-
-    /**
-     * A QP's send-only socket is connected to the peer it first sends to, so that its sends
-     * take the route the kernel keeps for it; it still reaches any other peer, alone or in a
-     * held batch, and the device's own socket, which receives from everyone, stays unconnected.
-     */
-    @Test
-    void aSourcePortsSocketIsConnectedToItsFirstPeerAndStillReachesOthers() {
-        InetSocketAddress c = address("127.0.0.3", 47981);
-        try (NativeUdpLink a = new NativeUdpLink(A); Link b = new NativeUdpLink(B); Link other = new NativeUdpLink(c)) {
-            int port = a.sourcePort(0xC111);
-            assertNull(a.connectedPeer(port), "not before its first send");
-            ByteBuffer in = ByteBuffer.allocateDirect(9000);
-            int seed = 0;
-            for (InetSocketAddress to : new InetSocketAddress[] {B, c, B, c}) {
-                ByteBuffer out = datagram(100, ++seed);
-                assertTrue(a.send(out, 100, to, port));
-                Link at = to == B ? b : other;
-                assertEquals(100, receive(at, in));
-                assertEquals(out.slice(0, 100), in.flip(), "datagram " + seed);
-                assertEquals(new InetSocketAddress(A.getAddress(), port), at.source());
-                assertEquals(B, a.connectedPeer(port), "connected to the first peer, and only to it");
-            }
-            a.holdSends();
-            InetSocketAddress[] order = {B, B, c, c, B, c};
-            ByteBuffer[] sent = new ByteBuffer[order.length];
-            for (int i = 0; i < order.length; i++) {
-                sent[i] = datagram(4000, 40 + i);
-                assertTrue(a.send(sent[i], 4000, order[i], port));
-            }
-            assertEquals(0, a.flushSends());
-            for (int i = 0; i < order.length; i++) {
-                Link at = order[i] == B ? b : other;
-                assertEquals(4000, receive(at, in), "held datagram " + i);
-                assertEquals(sent[i].slice(0, 4000), in.flip(), "held datagram " + i);
-            }
-            assertTrue(a.send(datagram(10, 9), 10, B));
-            assertEquals(10, receive(b, in));
-            assertNull(a.connectedPeer(A.getPort()), "the device's socket receives from everyone");
-        }
-    }
-
-    /**
-     * A connected socket hears that its peer's port is closed (the kernel's ICMP), and its next
-     * send reports it. When the peer comes back on its address, at most that one send is
-     * refused (the engine counts it as a drop, and the transport resends) and the rest arrive.
-     */
-    @Test
-    void aPeerThatGoesAwayAndComesBackIsReachedAgain() {
-        try (NativeUdpLink a = new NativeUdpLink(A)) {
-            int port = a.sourcePort(0xC112);
-            ByteBuffer in = ByteBuffer.allocateDirect(9000);
-            try (Link b = new NativeUdpLink(B)) {
-                assertTrue(a.send(datagram(64, 1), 64, B, port));
-                assertEquals(64, receive(b, in));
-            }
-            for (int i = 0; i < 3; i++) {
-                a.send(datagram(64, 2), 64, B, port);
-            }
-            try (Link b = new NativeUdpLink(B)) {
-                int refused = 0;
-                for (int i = 0; i < 4; i++) {
-                    ByteBuffer out = datagram(64, 10 + i);
-                    if (!a.send(out, 64, B, port)) {
-                        refused++;
-                        assertEquals(0, i, "only the first send after the peer came back may report it");
-                        continue;
-                    }
-                    assertEquals(64, receive(b, in), "datagram " + i);
-                    assertEquals(out.slice(0, 64), in.flip());
-                }
-                assertTrue(refused <= 1);
-                assertEquals(B, a.connectedPeer(port));
-            }
         }
     }
 
