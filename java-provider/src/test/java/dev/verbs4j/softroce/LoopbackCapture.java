@@ -78,6 +78,22 @@ final class LoopbackCapture implements AutoCloseable {
     }
 
     /**
+     * Whether this kernel gives a packet socket a segmented run with its segment size
+     * ({@code VIRTIO_NET_HDR_GSO_UDP_L4}, Linux 6.2 on); an older one drops such frames from
+     * the capture.
+     */
+    static boolean describesSegmentedRuns() {
+        String[] version = System.getProperty("os.version", "").split("[.-]");
+        try {
+            int major = Integer.parseInt(version[0]);
+            int minor = version.length > 1 ? Integer.parseInt(version[1]) : 0;
+            return major > 6 || major == 6 && minor >= 2;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /**
      * Starts capturing the datagrams to {@code port} on {@code lo}.
      *
      * @return null when the packet socket cannot be opened (no {@code CAP_NET_RAW}) or set up
