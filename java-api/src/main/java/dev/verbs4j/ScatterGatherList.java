@@ -1,14 +1,23 @@
 package dev.verbs4j;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * A reusable list of scatter/gather entries ({@code struct ibv_sge[]}): each entry is a
  * local address, a length and the lkey of the region that holds it. The capacity is
  * fixed at construction; filling and clearing the list allocates nothing.
+ *
+ * <p>An entry added with {@link #add(MemorySegment, long, int)} also keeps its segment, so a
+ * provider can check that the bytes are still mapped before it reads them. That is how
+ * inline data ({@link SendFlag#INLINE}) from memory outside any registered region is given:
+ * a provider reads inline data only through the entry's segment or through the registered
+ * region its lkey names, and refuses any other address with {@code EINVAL}.
  */
 public final class ScatterGatherList {
     private final long[] addresses;
     private final int[] lengths;
     private final int[] lkeys;
+    private final MemorySegment[] segments;
     private int count;
 
     /**
@@ -25,6 +34,7 @@ public final class ScatterGatherList {
         addresses = new long[capacity];
         lengths = new int[capacity];
         lkeys = new int[capacity];
+        segments = new MemorySegment[capacity];
     }
 
     /**
@@ -33,6 +43,7 @@ public final class ScatterGatherList {
      * @return this list
      */
     public ScatterGatherList clear() {
+        java.util.Arrays.fill(segments, 0, count, null);
         count = 0;
         return this;
     }
@@ -58,8 +69,54 @@ public final class ScatterGatherList {
         addresses[count] = address;
         lengths[count] = length;
         lkeys[count] = lkey;
+        segments[count] = null;
         count++;
         return this;
+    }
+
+    /**
+     * Appends {@code length} bytes of native memory starting {@code offset} bytes into
+     * {@code memory}, with lkey 0, keeping the segment: the form for inline data from memory
+     * that no region registers. The provider reads the bytes through the segment at post
+     * time; once its arena is closed, a post naming the entry fails with {@code EINVAL}.
+     *
+     * @param memory native memory, open now
+     * @param offset bytes from the segment's start
+     * @param length bytes, 0 or more, within the segment
+     * @return this list
+     * @throws IllegalStateException when the list is full, or the segment's arena is closed
+     * @throws IllegalArgumentException if the segment is not native
+     * @throws IndexOutOfBoundsException if the bytes do not lie within the segment
+     */
+    public ScatterGatherList add(MemorySegment memory, long offset, int length) {
+        if (!memory.isNative()) {
+            throw new IllegalArgumentException("a scatter/gather entry needs native memory, not a heap segment");
+        }
+        if (!memory.scope().isAlive()) {
+            throw new IllegalStateException("the segment's arena is closed");
+        }
+        if (length < 0 || offset < 0 || offset > memory.byteSize() - length) {
+            throw new IndexOutOfBoundsException("bytes [" + offset + ", " + offset + " + " + length + ") of a segment of "
+                    + memory.byteSize());
+        }
+        add(memory.address() + offset, length, 0);
+        segments[count - 1] = memory;
+        return this;
+    }
+
+    /**
+     * Appends all of {@code memory}, as {@link #add(MemorySegment, long, int)} does.
+     *
+     * @param memory native memory of at most {@link Integer#MAX_VALUE} bytes, open now
+     * @return this list
+     * @throws IllegalStateException when the list is full, or the segment's arena is closed
+     * @throws IllegalArgumentException if the segment is not native or is too long for one entry
+     */
+    public ScatterGatherList add(MemorySegment memory) {
+        if (memory.byteSize() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a segment of " + memory.byteSize() + " bytes is too long for one entry");
+        }
+        return add(memory, 0, (int) memory.byteSize());
     }
 
     /**
@@ -141,6 +198,18 @@ public final class ScatterGatherList {
     }
 
     /**
+     * The segment entry {@code i} was added with.
+     *
+     * @param i the entry, below {@link #count()}
+     * @return the segment given to {@link #add(MemorySegment, long, int)}, or null for an entry
+     *         given by address; the entry's bytes lie within it
+     * @throws IndexOutOfBoundsException if {@code i} is not below {@link #count()}
+     */
+    public MemorySegment segment(int i) {
+        return segments[check(i)];
+    }
+
+    /**
      * The sum of all entry lengths.
      *
      * @return the bytes the list covers
@@ -167,6 +236,7 @@ public final class ScatterGatherList {
         System.arraycopy(other.addresses, 0, addresses, 0, other.count);
         System.arraycopy(other.lengths, 0, lengths, 0, other.count);
         System.arraycopy(other.lkeys, 0, lkeys, 0, other.count);
+        System.arraycopy(other.segments, 0, segments, 0, other.count);
         count = other.count;
         return this;
     }

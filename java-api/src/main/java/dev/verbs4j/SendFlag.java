@@ -21,8 +21,10 @@ public enum SendFlag {
     SOLICITED(1 << 2),
 
     /**
-     * {@code IBV_SEND_INLINE}: the data is copied at post time, so the buffers need no lkey and may be
-     * reused at once.
+     * {@code IBV_SEND_INLINE}: the data is copied at post time, so the buffers may be reused at once.
+     * Each entry is read through the segment it was added with
+     * ({@link ScatterGatherList#add(java.lang.foreign.MemorySegment, long, int)}) or through the
+     * registered region its lkey names; any other address is refused with {@code EINVAL}.
      */
     INLINE(1 << 3),
 

@@ -148,10 +148,14 @@ public final class SendWorkRequest {
     }
 
     /**
-     * Whether the data is copied at post time (up to the QP's max inline size); lkeys are then
-     * not checked, as in libibverbs, and the memory may be reused as soon as the post returns.
-     * In libibverbs: {@code IBV_SEND_INLINE}. A post whose gather list exceeds the queue pair's
-     * {@code max_inline_data} fails with {@code EINVAL}.
+     * Whether the data is copied at post time (up to the QP's max inline size); the memory may be
+     * reused as soon as the post returns. In libibverbs: {@code IBV_SEND_INLINE}. A post whose
+     * gather list exceeds the queue pair's {@code max_inline_data} fails with {@code EINVAL}.
+     * Unlike libibverbs, which reads whatever address an entry holds, both providers read inline
+     * data only from memory they can bound-check: an entry added with a segment
+     * ({@link ScatterGatherList#add(java.lang.foreign.MemorySegment, long, int)}), whose arena
+     * must still be open, or an entry inside the registered region of this domain that its lkey
+     * names. Any other entry fails the post with {@code EINVAL}, so no address can crash the JVM.
      *
      * @param on true to set the flag, false to clear it
      * @return this request

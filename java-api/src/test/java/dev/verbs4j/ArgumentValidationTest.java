@@ -2,9 +2,13 @@ package dev.verbs4j;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +22,32 @@ class ArgumentValidationTest {
         assertThrows(IllegalArgumentException.class, () -> new ScatterGatherList(1).add(0, -1, 0));
         assertThrows(IllegalArgumentException.class, () -> new ScatterGatherList(0));
         assertThrows(IndexOutOfBoundsException.class, () -> sges.clear().address(0));
+    }
+
+    @Test
+    void aSegmentEntryLiesWithinItsSegmentAndIsKeptUntilCleared() {
+        ScatterGatherList sges = new ScatterGatherList(3);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(64);
+            sges.add(memory, 16, 48).add(0x1000, 8, 7).add(memory);
+            assertEquals(memory.address() + 16, sges.address(0));
+            assertEquals(48, sges.length(0));
+            assertEquals(0, sges.lkey(0));
+            assertSame(memory, sges.segment(0));
+            assertNull(sges.segment(1), "an entry given by address has no segment");
+            assertEquals(64, sges.length(2));
+            assertSame(memory, new ScatterGatherList(3).copyFrom(sges).segment(2), "copied with its segment");
+            assertThrows(IndexOutOfBoundsException.class, () -> new ScatterGatherList(1).add(memory, 17, 48));
+            assertThrows(IndexOutOfBoundsException.class, () -> new ScatterGatherList(1).add(memory, -1, 8));
+            assertThrows(IllegalArgumentException.class, () -> new ScatterGatherList(1).add(MemorySegment.ofArray(new byte[8])));
+            sges.clear().add(0x2000, 8, 1);
+            assertNull(sges.segment(0), "a cleared entry forgets its segment");
+        }
+        MemorySegment closed;
+        try (Arena arena = Arena.ofConfined()) {
+            closed = arena.allocate(8);
+        }
+        assertThrows(IllegalStateException.class, () -> new ScatterGatherList(1).add(closed));
     }
 
     @Test

@@ -293,10 +293,10 @@ final class SoftQp extends Resource implements QueuePair {
     }
 
     /**
-     * Copies inline data at post time. As libibverbs says, the lkey of an inline entry is not
-     * checked: data inside a registered region of the PD is read through that region, any
-     * other address is read directly (a restricted access, so the application must enable
-     * native access, as it must for the ibverbs provider).
+     * Copies inline data at post time. An entry added with a segment is read through it while
+     * its arena is open; any other entry must lie in the registered region of this PD that its
+     * lkey names. Every other address is refused ({@code EINVAL}) before a byte is read, so no
+     * address reaches memory the process has not mapped.
      */
     private void copyInline(ScatterGatherList sges, MemorySegment target) {
         device.lock().lock();
@@ -307,19 +307,36 @@ final class SoftQp extends Resource implements QueuePair {
                 if (len == 0) {
                     continue;
                 }
-                if (device.memory().checkLocal(sges.lkey(i), pd.handle, sges.address(i), len, false) == KeyCheck.OK) {
+                MemorySegment segment = sges.segment(i);
+                if (segment != null) {
+                    copySegment(i, segment, sges.address(i) - segment.address(), target, at, len);
+                } else if (device.memory().checkLocal(sges.lkey(i), pd.handle, sges.address(i), len, false) == KeyCheck.OK) {
                     if (!device.memory().region().copyOut(device.memory().offset(), target, at, len)) {
                         device.memory().foundFreed(device.memory().region());
                         throw new VerbsException(Errno.EFAULT, FreedMemory.message(i, sges.lkey(i)));
                     }
                 } else {
-                    MemorySegment.copy(MemorySegment.ofAddress(sges.address(i)).reinterpret(len), 0, target, at, len);
+                    throw new VerbsException(Errno.EINVAL, unreadableInline(i, sges.address(i), len, sges.lkey(i)));
                 }
                 at += len;
             }
         } finally {
             device.lock().unlock();
         }
+    }
+
+    private static void copySegment(int entry, MemorySegment segment, long offset, MemorySegment target, long at, int len) {
+        try {
+            MemorySegment.copy(segment, offset, target, at, len);
+        } catch (IllegalStateException closed) {
+            throw new VerbsException(Errno.EINVAL, "inline entry " + entry + ": its segment's arena is closed");
+        }
+    }
+
+    static String unreadableInline(int entry, long address, int length, int lkey) {
+        return "inline entry " + entry + " (" + length + " bytes at 0x" + Long.toHexString(address) + ", lkey 0x"
+                + Integer.toHexString(lkey) + ") lies in no registered region its lkey names; give memory outside"
+                + " regions with ScatterGatherList.add(MemorySegment, offset, length)";
     }
 
     @Override

@@ -270,6 +270,11 @@ final class SendPoster {
                 throw new VerbsException(Errno.EINVAL, "inline data of " + total + " bytes exceeds the queue pair's "
                         + maxInline);
             }
+            for (int i = 0; i < list.count(); i++) {
+                if (list.length(i) > 0) {
+                    inlineMemory(list, i);
+                }
+            }
         } else if (usesGatherList(op) && list.count() > maxSge) {
             throw new VerbsException(Errno.EINVAL, list.count() + " gather entries exceed the queue pair's " + maxSge);
         }
@@ -357,23 +362,57 @@ final class SendPoster {
     }
 
     /**
-     * Inline data: one piece is passed where it is; several are first gathered into the
-     * staging buffer and passed as one, because {@code ibv_wr_set_inline_data_list} of
-     * rdma-core's rxe provider leaves the request's length at zero.
+     * Inline data, gathered into the staging buffer and passed from there, also when it is one
+     * piece: each piece is read through a segment ({@link #inlineMemory}), so an address that
+     * is not mapped fails the post instead of faulting in the provider's copy. One buffer also
+     * because {@code ibv_wr_set_inline_data_list} of rdma-core's rxe provider leaves the
+     * request's length at zero.
      */
     private void inlineData(ScatterGatherList list) {
-        int count = list.count();
-        if (count == 1) {
-            PostSendVerbs.ibv_wr_set_inline_data(qp, list.address(0), list.length(0));
-            return;
-        }
         long staging = inlineStaging.address();
         long used = 0;
-        for (int i = 0; i < count; i++) {
-            MemorySegment.copy(ADDRESS_SPACE, list.address(i), ADDRESS_SPACE, staging + used, list.length(i));
-            used += list.length(i);
+        for (int i = 0; i < list.count(); i++) {
+            int length = list.length(i);
+            if (length == 0) {
+                continue;
+            }
+            MemorySegment from = inlineMemory(list, i);
+            try {
+                MemorySegment.copy(from, list.address(i) - from.address(), ADDRESS_SPACE, staging + used, length);
+            } catch (IllegalStateException closed) {
+                throw new VerbsException(Errno.EINVAL, "inline entry " + i + ": its memory was freed during the post");
+            }
+            used += length;
         }
         PostSendVerbs.ibv_wr_set_inline_data(qp, staging, used);
+    }
+
+    /**
+     * The memory inline entry {@code i} is read through: the segment it was added with, or the
+     * memory of the live region of this domain that its lkey names, when the entry lies in it.
+     *
+     * @throws VerbsException {@code EINVAL} for any other entry, or a segment whose arena is closed
+     */
+    private MemorySegment inlineMemory(ScatterGatherList list, int i) {
+        MemorySegment segment = list.segment(i);
+        if (segment != null) {
+            if (!segment.scope().isAlive()) {
+                throw new VerbsException(Errno.EINVAL, "inline entry " + i + ": its segment's arena is closed");
+            }
+            return segment;
+        }
+        IbverbsMr region = regions == null ? null : regions.lookup(list.lkey(i));
+        if (region != null && !region.isClosed() && region.memoryAlive()) {
+            MemorySegment memory = region.memory();
+            long offset = list.address(i) - memory.address();
+            if (offset >= 0 && offset <= memory.byteSize() - list.length(i)) {
+                return memory;
+            }
+        }
+        throw new VerbsException(Errno.EINVAL, "inline entry " + i + " (" + list.length(i) + " bytes at 0x"
+                + Long.toHexString(list.address(i)) + ", lkey 0x" + Integer.toHexString(list.lkey(i)) + ") lies in no"
+                + " registered region its lkey names; give memory outside regions with"
+                + " ScatterGatherList.add(MemorySegment, offset, length)");
     }
 
     void free() {

@@ -72,7 +72,7 @@ class AllocationFreeDataPathTest {
         SendWorkRequest send = new SendWorkRequest(4).signaled(true);
         send.sges().add(0x1000, 64, 1).add(0x2000, 64, 2);
         SendWorkRequest inlineSend = new SendWorkRequest(2).inline(true);
-        inlineSend.sges().add(inline.address(), 16, 0).add(inline.address() + 32, 16, 0);
+        inlineSend.sges().add(inline, 0, 16).add(inline, 32, 16);
         SendWorkRequest write = new SendWorkRequest().rdmaWriteWithImm(0x9000, 7, 42);
         write.sges().add(0x1000, 64, 1);
         SendWorkRequest atomicWrite = new SendWorkRequest().atomicWrite(0x9000, 7, 1);

@@ -175,8 +175,24 @@ class SendPosterTest {
     void inlineDataIsCopiedFromWhereItIs() {
         MemorySegment text = arena.allocateFrom("hello", StandardCharsets.US_ASCII);
         SendWorkRequest wr = request(15).inline(true).send();
-        wr.sges().add(text.address(), 5, 0);
+        wr.sges().add(text, 0, 5);
         assertEquals("set_inline_data wr_id=f flags=a text=hello", post(poster(ALL_OPERATIONS, false), wr).get(1));
+    }
+
+    @Test
+    void inlineDataFromAnAddressNoSegmentBoundsIsRefusedBeforeTheBatch() {
+        SendWorkRequest unmapped = request(18).inline(true).send();
+        unmapped.sges().add(0x40, 5, 0);
+        Arena closing = Arena.ofConfined();
+        SendWorkRequest closed = request(19).inline(true).send();
+        closed.sges().add(closing.allocate(8), 0, 8);
+        closing.close();
+        SendPoster poster = poster(ALL_OPERATIONS, false);
+        FakeVerbs.startCallLog();
+        for (SendWorkRequest wr : List.of(unmapped, closed)) {
+            assertEquals(Errno.EINVAL, assertThrows(VerbsException.class, () -> poster.post(wr)).error(), "request " + wr.wrId());
+        }
+        assertEquals("", FakeVerbs.takeCallLog(), "no wr_* call reached the provider");
     }
 
     @Test
@@ -184,7 +200,7 @@ class SendPosterTest {
         MemorySegment first = arena.allocateFrom("inline ", StandardCharsets.US_ASCII);
         MemorySegment second = arena.allocateFrom("data", StandardCharsets.US_ASCII);
         SendWorkRequest wr = request(16).inline(true).rdmaWrite(REMOTE, RKEY);
-        wr.sges().add(first.address(), 7, 0).add(second.address(), 4, 0);
+        wr.sges().add(first, 0, 7).add(second, 0, 4);
         assertEquals("set_inline_data wr_id=10 flags=a text=inline data", post(poster(ALL_OPERATIONS, false), wr).get(1));
     }
 

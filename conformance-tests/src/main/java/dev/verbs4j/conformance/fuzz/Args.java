@@ -16,10 +16,11 @@ import java.util.Set;
 /**
  * Random arguments, valid and invalid in the ways a careless caller gets them wrong: keys of
  * live, closed or made-up objects, addresses around a region's edges, lengths of zero or too
- * many. Two rules keep the runs honest rather than destructive: a destination address is
- * never one a peer could not be (a route goes to this host's own GIDs or to none), and data
- * a provider copies by address (inline data) lies in memory the fuzzer still owns, as the
- * API asks of every caller.
+ * many. A destination address is never one a peer could not be (a route goes to this
+ * host's own GIDs or to none), which keeps the runs honest rather than destructive. Inline
+ * data, which a provider copies at post time, comes from a live segment, from a region's
+ * range (live or closed, inside or past its end), or from a made-up address that no segment
+ * bounds: the providers must refuse the last kinds with {@code EINVAL}, never fault.
  */
 final class Args {
     private static final Access[] ACCESS = Access.values();
@@ -159,24 +160,26 @@ final class Args {
     }
 
     /**
-     * Scatter/gather entries into {@code list} (cleared first). For inline data each entry
-     * lies in a live arena; otherwise the lkey is a region's (live or closed) or made up, and
-     * the device checks the range against it.
+     * Scatter/gather entries into {@code list} (cleared first). The lkey is a region's (live or
+     * closed) or made up, and the device checks the range against it; inline entries are also
+     * given as a live segment, or as an address no segment bounds.
      */
     void sges(ScatterGatherList list, boolean inline) {
         list.clear();
         int n = random.nextInt(Math.min(list.capacity(), 3) + 1);
         for (int i = 0; i < n; i++) {
-            if (inline) {
+            MemoryRegion r = world.regions.pick(random);
+            if (inline && (r == null || !chance(3))) {
                 MemorySegment s = world.liveSegment(random);
-                if (s == null) {
-                    return;
-                }
                 int len = random.nextInt(65);
-                list.add(s.address() + random.nextLong(s.byteSize() - len), len, random.nextInt());
+                if (s == null || chance(4)) {
+                    // No segment bounds it and no region holds it: the provider must refuse it.
+                    list.add(random.nextLong(), len, random.nextInt());
+                } else {
+                    list.add(s, random.nextLong(s.byteSize() - len), len);
+                }
                 continue;
             }
-            MemoryRegion r = world.regions.pick(random);
             if (r == null || chance(8)) {
                 list.add(random.nextLong(), length(), random.nextInt());
             } else {
