@@ -18,8 +18,8 @@ A document fails when it names something that no longer exists:
   (d) a generated table whose stamp,
           <!-- generated: WHAT at COMMIT on YYYY-MM-DD; sources: PATH [PATH...] -->
       names a commit older than the last commit that touched its sources, unless the stamp
-      goes on with "; older than: ..." (the table says so). Without git history this part
-      is skipped, with the reason.
+      goes on with "; older than: COMMIT ..." (the table says so), where COMMIT is at or after
+      that last change. Without git history this part is skipped, with the reason.
 """
 import os
 import re
@@ -181,9 +181,6 @@ class Checker:
             sources = sources.split()
             for s in sources:
                 self.check_path(doc, s, self.root)
-            if older:
-                self.notes.append('%s: %s: made at %s, says it is older than %s' % (doc, what, commit, older.split(',')[0]))
-                continue
             if not has_git or self.git('rev-parse', '--git-dir').returncode != 0:
                 self.notes.append('%s: %s: freshness not checked (no git history here)' % (doc, what))
                 continue
@@ -192,6 +189,19 @@ class Checker:
                 self.fail(doc, '%s: stamped with commit %s, which this history does not have' % (what, commit))
                 continue
             last = self.git('log', '-1', '--format=%H', '--', *sources).stdout.strip()
+            if older:
+                # "older than: COMMIT ...": it holds while COMMIT is at or after the last change
+                # of the sources, so a later change fails again until the table is looked at.
+                older = older.split()[0].rstrip(',;.')
+                named = self.git('rev-parse', '--verify', '--quiet', older + '^{commit}')
+                if named.returncode != 0:
+                    self.fail(doc, '%s: says it is older than %s, which this history does not have' % (what, older))
+                elif last and self.git('merge-base', '--is-ancestor', last, named.stdout.strip()).returncode != 0:
+                    self.fail(doc, '%s: says it is older than %s, but %s changed its sources since: regenerate it, '
+                              'or name %s there' % (what, older, last[:7], last[:7]))
+                else:
+                    self.notes.append('%s: %s: made at %s, says it is older than %s' % (doc, what, commit, older))
+                continue
             if last and self.git('merge-base', '--is-ancestor', last, full.stdout.strip()).returncode != 0:
                 self.fail(doc, '%s: made at %s, but %s changed its sources (%s) since: regenerate it, or say '
                           '"; older than: %s" in its stamp' % (what, commit, last[:7], ' '.join(sources), last[:7]))
@@ -268,6 +278,9 @@ def self_test():
         assert len(found) == 1 and 'changed its sources' in found[0], found
         write('x\n', good_doc.replace('sources: src -->', 'sources: src; older than: HEAD, on purpose -->'))
         assert problems(root) == [], problems(root)
+        write('x\n', good_doc.replace('sources: src -->', 'sources: src; older than: %s, before the change -->' % first))
+        found = problems(root)
+        assert len(found) == 1 and 'changed its sources since' in found[0], found
     print('docs-check self-test: passed')
     return 0
 
