@@ -42,6 +42,12 @@ else
     echo "== tracked files naming a package host: not checked (no package-hosts list beside the checkout)"
 fi
 
+# README.md and docs/ against the tree: no link, path, option, property or case that no
+# longer exists, and no generated table older than its sources that does not say so.
+echo "== documents (scripts/docs-check.py)"
+python3 scripts/docs-check.py --self-test
+python3 scripts/docs-check.py
+
 echo "== build and host tests (soft provider, ibverbs binding, conformance soft-soft)"
 find . -path '*/target/surefire-reports*' -type d -prune -exec rm -rf {} + 2>/dev/null || true
 rm -rf conformance-tests/target/conformance target/vm

@@ -235,7 +235,8 @@ public final class KernelView {
      * @return the document
      */
     public String markdown() {
-        StringBuilder sb = new StringBuilder(8192).append("# verbs4j conformance by kernel\n\n");
+        StringBuilder sb = new StringBuilder(8192).append("# verbs4j conformance by kernel\n\n")
+                .append(stamp()).append("\n\n");
         if (runs.isEmpty()) {
             return sb.append("No run with the kernel's device on both sides recorded its kernel.\n").toString();
         }
@@ -351,5 +352,27 @@ public final class KernelView {
         static String escape(String s) {
             return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
         }
+    }
+
+    /**
+     * The stamp line scripts/docs-check.py reads where docs/kernel-findings.md copies these
+     * tables: the commit the working directory is at ({@code unknown} outside a git checkout),
+     * the date, and the sources whose changes make the tables stale.
+     */
+    private static String stamp() {
+        String commit = "unknown";
+        try {
+            Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+            String out = new String(git.getInputStream().readAllBytes()).trim();
+            if (git.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) && git.exitValue() == 0 && out.matches("[0-9a-f]{7,40}")) {
+                commit = out;
+            }
+        } catch (java.io.IOException e) {
+            // not a checkout: the commit stays unknown
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return "<!-- generated: the by-kernel view, by ConformanceMain --merge at " + commit + " on " + java.time.LocalDate.now()
+                + "; sources: conformance-tests/findings/ibverbs-rxe.tsv conformance-tests/src/main/java/dev/verbs4j/conformance -->";
     }
 }

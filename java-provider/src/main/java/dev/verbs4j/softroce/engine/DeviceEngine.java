@@ -435,7 +435,7 @@ public final class DeviceEngine implements AutoCloseable {
         lock.lock();
         // What the step sends leaves together at its end, in as few system calls as the
         // link can ({@link Link#holdSends}): on loopback a sendmmsg of a step's packets costs
-        // far less than a sendto each (see the README's "Sends of a step").
+        // far less than a sendto each (docs/performance.md, "Sends of a step").
         link.holdSends();
         try {
             steps++;

@@ -38,7 +38,8 @@ import java.util.Map;
  * streams: one with a thread per side and one whose thread sends and receives in turn
  * (which is better moves with the machine and with how the streams batch).
  * </ul>
- * It prints a Markdown table (the README's) and how many targets were met. It measures and
+ * It prints a Markdown table (docs/performance.md's), after the stamp line that
+ * scripts/docs-check.py reads (the commit and date it was made at), and how many targets were met. It measures and
  * reports; it does not fail. Below the table, outside the targets, it sets the bandwidths
  * against the better of the same two streams with a CRC32 of each datagram at each end (the
  * ICRC's work, which the bare streams do not do): how near the engine comes to what a RoCE
@@ -227,6 +228,8 @@ final class PerfTargets {
 
     private void print() {
         out.println();
+        out.println(DocsStamp.line("the targets table, by ./verbs4j perf --repeat " + o.repeat,
+                "java-provider/src/main tools/src/main/java/dev/verbs4j/tools/perf"));
         out.println("| test | caller progress | engine threads (default) | threads vs caller | raw UDP | vs raw UDP (threads, caller) |");
         out.println("|---|---|---|---|---|---|");
         for (String test : LATENCY) {
