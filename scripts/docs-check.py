@@ -188,7 +188,7 @@ class Checker:
             if full.returncode != 0:
                 self.fail(doc, '%s: stamped with commit %s, which this history does not have' % (what, commit))
                 continue
-            last = self.git('log', '-1', '--format=%H', '--', *sources).stdout.strip()
+            last = self.git('log', '-1', '--no-merges', '--format=%H', '--', *sources).stdout.strip()
             if older:
                 # "older than: COMMIT ...": it holds while COMMIT is at or after the last change
                 # of the sources, so a later change fails again until the table is looked at.
