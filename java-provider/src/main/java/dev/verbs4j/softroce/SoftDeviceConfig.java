@@ -40,7 +40,9 @@ public record SoftDeviceConfig(String name, InetAddress address, int port, int p
     }
 
     /**
-     * Parses a device list: {@code name=address[:port]} entries separated by commas.
+     * Parses a device list: {@code name=address[:port]} entries separated by commas, an IPv6
+     * address with a port in brackets ({@code soft0=[fd00::2]:4792}), a link-local one with its
+     * scope ({@code soft0=fe80::2%eth0}, see {@link #ipLiteral}).
      * An entry without a port uses 4791; the port given is both the bound port and the peers'.
      *
      * @throws IllegalArgumentException for a malformed entry
@@ -61,19 +63,54 @@ public record SoftDeviceConfig(String name, InetAddress address, int port, int p
             String name = e.substring(0, eq);
             String addr = e.substring(eq + 1);
             int port = UdpFlow.ROCE_V2_PORT;
+            int close = addr.lastIndexOf(']');
             int colon = addr.lastIndexOf(':');
-            if (colon > 0 && addr.indexOf(':') == colon) {
+            boolean bracketed = addr.startsWith("[") && close > 0;
+            if (bracketed ? colon == close + 1 : colon > 0 && addr.indexOf(':') == colon) {
                 port = Integer.parseInt(addr.substring(colon + 1));
                 addr = addr.substring(0, colon);
             }
             try {
-                InetAddress ip = InetAddress.ofLiteral(addr.startsWith("[") ? addr.substring(1, addr.length() - 1) : addr);
+                InetAddress ip = ipLiteral(bracketed ? addr.substring(1, close) : addr);
                 configs.add(new SoftDeviceConfig(name, ip, port, port, Mtu.MTU_4096, DeviceLimits.defaults()));
             } catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException("not an IP address in soft device entry " + e, ex);
             }
         }
         return configs;
+    }
+
+    /**
+     * An IP address literal, never a host name: IPv4, or IPv6 with an optional scope after
+     * {@code %}, given as a number or as an interface's name ({@code fe80::1%eth0}), as a
+     * link-local address needs.
+     *
+     * @param literal the address
+     * @return the address, with its scope
+     * @throws IllegalArgumentException when it is not a literal, or names no interface
+     */
+    public static InetAddress ipLiteral(String literal) {
+        int percent = literal.indexOf('%');
+        if (percent < 0) {
+            return InetAddress.ofLiteral(literal);
+        }
+        String scope = literal.substring(percent + 1);
+        InetAddress bare = InetAddress.ofLiteral(literal.substring(0, percent));
+        if (!(bare instanceof java.net.Inet6Address)) {
+            throw new IllegalArgumentException("a scope needs an IPv6 address: " + literal);
+        }
+        try {
+            if (!scope.isEmpty() && scope.chars().allMatch(Character::isDigit)) {
+                return java.net.Inet6Address.getByAddress(null, bare.getAddress(), Integer.parseInt(scope));
+            }
+            java.net.NetworkInterface nic = java.net.NetworkInterface.getByName(scope);
+            if (nic == null) {
+                throw new IllegalArgumentException("no interface " + scope + " for the scope of " + literal);
+            }
+            return java.net.Inet6Address.getByAddress(null, bare.getAddress(), nic.getIndex());
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot scope " + literal + ": " + e.getMessage(), e);
+        }
     }
 
     /**

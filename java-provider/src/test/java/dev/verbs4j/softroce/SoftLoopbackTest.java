@@ -12,6 +12,7 @@ import dev.verbs4j.WorkCompletion;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
@@ -20,21 +21,33 @@ import java.util.EnumSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Two soft devices on 127.0.0.1 and 127.0.0.2 over real UDP sockets and engine threads. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SoftLoopbackTest {
-    private static RcPair pair;
+    RcPair pair;
 
-    // A long ACK timeout (1 s): engine threads of a loaded 2-core machine may wait for a core.
     @BeforeAll
-    static void connect() throws Exception {
+    void connect() throws Exception {
+        pair = connectPair();
+    }
+
+    /** The pair the cases run on; {@link SoftLoopbackIpv6Test} makes it on IPv6. */
+    RcPair connectPair() throws Exception {
         SoftDevice a = new SoftDevice(SoftDeviceConfig.of("lo-a", InetAddress.getByName("127.0.0.1")).withPorts(47911, 47912));
         SoftDevice b = new SoftDevice(SoftDeviceConfig.of("lo-b", InetAddress.getByName("127.0.0.2")).withPorts(47912, 47911));
-        pair = new RcPair(a, b, 1 << 20, 64, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
+        return pair(a, b);
+    }
+
+    // A long ACK timeout (1 s): engine threads of a loaded 2-core machine may wait for a core.
+    static RcPair pair(SoftDevice a, SoftDevice b) {
+        return new RcPair(a, b, 1 << 20, 64, new RcOptions().timeout(18).access(EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE,
                 Access.REMOTE_READ, Access.REMOTE_ATOMIC, Access.FLUSH_GLOBAL)), null);
     }
 
     @AfterAll
-    static void close() {
-        pair.close();
+    void close() {
+        if (pair != null) {
+            pair.close();
+        }
     }
 
     @Test

@@ -26,7 +26,7 @@ public final class DeviceChoice {
      */
     public static Device choose(String providerName, String deviceName, String address) {
         if (address != null) {
-            InetAddress ip = InetAddress.ofLiteral(address);
+            InetAddress ip = SoftDeviceConfig.ipLiteral(address);
             Mtu mtu = Mtu.fittingEthernetMtu(interfaceMtu(ip));
             return SoftProvider.addDevice(SoftDeviceConfig.of("soft-" + address, ip).withMtu(mtu));
         }

@@ -354,9 +354,21 @@ public final class DeviceEngine implements AutoCloseable {
         }
     }
 
-    /** The UDP address of the device that owns {@code gid}. */
+    /**
+     * The UDP address of the device that owns {@code gid}. A link-local GID names no
+     * interface, so it is reached through this device's own: the scope of its address.
+     */
     InetSocketAddress peerAddress(Gid gid) {
-        return new InetSocketAddress(gid.toInetAddress(), peerPort);
+        InetAddress to = gid.toInetAddress();
+        if (to instanceof java.net.Inet6Address six && six.isLinkLocalAddress()
+                && localAddress instanceof java.net.Inet6Address own && own.getScopeId() != 0) {
+            try {
+                to = java.net.Inet6Address.getByAddress(null, six.getAddress(), own.getScopeId());
+            } catch (java.net.UnknownHostException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return new InetSocketAddress(to, peerPort);
     }
 
     /** The source port the link really sends {@code wanted}'s packets from. */

@@ -50,6 +50,12 @@ final class LibC {
     private static final int MSG_DONTWAIT = 0x40;
     /** The UDP socket level, and its options for segmented sends and joined receives (also their control messages' types). */
     static final int SOL_UDP = 17;
+    /**
+     * Take IPv6 datagrams whose UDP checksum is zero. The kernel rxe sends every RoCEv2
+     * datagram with checksum 0, which RFC 8200 forbids over IPv6 unless the receiver allows
+     * it for a tunnel (RFC 6936), as rxe's own socket does: the ICRC covers the payload.
+     */
+    private static final int UDP_NO_CHECK6_RX = 102;
     static final int UDP_SEGMENT = 103;
     static final int UDP_GRO = 104;
 
@@ -137,7 +143,10 @@ final class LibC {
         return linker.downcallHandle(symbol, descriptor, options);
     }
 
-    /** A non-blocking, close-on-exec UDP socket with these buffer sizes that sets Don't Fragment. */
+    /**
+     * A non-blocking, close-on-exec UDP socket with these buffer sizes that sets Don't Fragment
+     * and, over IPv6, takes datagrams with a zero UDP checksum ({@link #UDP_NO_CHECK6_RX}).
+     */
     static int udpSocket(boolean ipv6, int receiveBuffer, int sendBuffer) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
@@ -149,6 +158,9 @@ final class LibC {
                 setOption(arena, state, fd, SOL_SOCKET, SO_RCVBUF, receiveBuffer);
                 setOption(arena, state, fd, SOL_SOCKET, SO_SNDBUF, sendBuffer);
                 setOption(arena, state, fd, ipv6 ? IPPROTO_IPV6 : IPPROTO_IP, ipv6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, PMTUDISC_DO);
+                if (ipv6) {
+                    setOption(arena, state, fd, SOL_UDP, UDP_NO_CHECK6_RX, 1);
+                }
             } catch (UncheckedIOException e) {
                 close(fd);
                 throw e;

@@ -206,4 +206,35 @@ class NativeUdpLinkTest {
             assertEquals(six, b.source());
         }
     }
+
+    /**
+     * The kernel rxe sends RoCEv2 over IPv6 with a UDP checksum of 0, which a plain IPv6 UDP
+     * socket drops (Udp6InCsumErrors); the link's socket takes it. The sender here sets
+     * {@code UDP_NO_CHECK6_TX}, so the kernel puts 0 where the checksum goes.
+     */
+    @Test
+    void ipv6DatagramsWithAZeroUdpChecksumArrive() {
+        Link receiver;
+        try {
+            receiver = new NativeUdpLink(address("::1", 47984));
+        } catch (UncheckedIOException e) {
+            assumeTrue(false, "no IPv6 loopback here: " + e.getMessage());
+            return;
+        }
+        int sender = LibC.udpSocket(true, 4096, 1 << 16);
+        try (receiver; java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            assertTrue(LibC.setIntOption(sender, LibC.SOL_UDP, UDP_NO_CHECK6_TX, 1), "UDP_NO_CHECK6_TX");
+            java.lang.foreign.MemorySegment to = arena.allocate(LibC.SOCKADDR_SIZE, 8);
+            int toLength = LibC.encode(to, true, receiver.localAddress());
+            java.lang.foreign.MemorySegment payload = arena.allocate(64);
+            payload.fill((byte) 7);
+            assertEquals(64, LibC.sendTo(sender, payload, 64, to, toLength));
+            ByteBuffer in = ByteBuffer.allocateDirect(9000);
+            assertEquals(64, receive(receiver, in), "the zero-checksum datagram was taken");
+        } finally {
+            LibC.close(sender);
+        }
+    }
+
+    private static final int UDP_NO_CHECK6_TX = 101;
 }
