@@ -209,3 +209,32 @@ record_case() {
     printf '%s\t%s\t%s\n' "$2" "$3" "$4" >> "$1"
     echo "$3  $2  $4"
 }
+
+# IPv6 on the veth pair: a global address on each end (fd00:9::1 on veth0, fd00:9::2 on veth1
+# in namespace 'peer') and the link-local ones. rxe0 adds a GID for each address as the kernel
+# reports it (the link-local ones after duplicate address detection), after the ones it has:
+# GID 0 stays the link-local one, GID 1 the IPv4 one. Returns once both ends have their
+# addresses and rxe0 has the GID of fd00:9::1. Running it again changes nothing.
+ipv6_on() {
+    echo 0 > /proc/sys/net/ipv6/conf/veth0/disable_ipv6
+    ip netns exec peer sysctl -qw net.ipv6.conf.veth1.disable_ipv6=0
+    ip -6 addr show dev veth0 | grep -q fd00:9::1/ || ip addr add fd00:9::1/64 dev veth0 nodad
+    ip netns exec peer ip -6 addr show dev veth1 | grep -q fd00:9::2/ || ip netns exec peer ip addr add fd00:9::2/64 dev veth1 nodad
+    local _
+    for _ in $(seq 1 100); do
+        grep -qx fd00:0009:0000:0000:0000:0000:0000:0001 /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null \
+            && [ -n "$(link_local veth1 peer)" ] && [ -n "$(link_local veth0 -)" ] \
+            && ! ip -6 addr show tentative | grep -q . && ! ip netns exec peer ip -6 addr show tentative | grep -q . \
+            && return 0
+        sleep 0.1
+    done
+    echo "IPv6 on the veth pair did not settle: $(ip -6 -o addr show dev veth0 | awk '{ print $4 }' | tr '\n' ' ')" >&2
+    return 1
+}
+
+# The link-local address of interface $1 in namespace $2 ('-' for this one).
+link_local() {
+    local run=()
+    [ "$2" = - ] || run=(ip netns exec "$2")
+    "${run[@]}" ip -6 -o addr show dev "$1" scope link | awk '{ split($4, a, "/"); print a[1]; exit }'
+}
