@@ -51,7 +51,8 @@ public final class ConformanceMain {
             Map.entry("--label", ConformanceConfig.LABEL),
             Map.entry("--report-dir", ReportFiles.DIR_PROPERTY),
             Map.entry("--timeout-ms", Completions.TIMEOUT_PROPERTY),
-            Map.entry("--connect", "verbs4j.conformance.connect"));
+            Map.entry("--connect", "verbs4j.conformance.connect"),
+            Map.entry("--gid", ConformanceConfig.GID));
 
     private ConformanceMain() {
     }
@@ -192,6 +193,8 @@ public final class ConformanceMain {
                   --timeout-ms N        how long a case waits for an expected completion (default 5000)
                   --connect HOW         how RC pairs connect: memory (default, attributes set directly) or cm
                                         (through the connection manager, as librdmacm applications do)
+                  --gid KIND            which GID each device is addressed by: ipv4 (default, the first IPv4-mapped),
+                                        ipv6 (the first global IPv6) or ipv6-link-local (the first fe80::/10)
                   --select WHAT         a family (base, errors, misuse, cm, flush, atomicwrite, memwindow, odp, access) or a class (errors.ResourceLifetimeTest); repeatable
                   --exclude WHAT        leaves out a family or a class, named as --select names them, or the
                                         generated cases of a class whose key matches a glob (CLASS#GLOB, e.g.
