@@ -44,6 +44,8 @@ CONTAINERS_COLUMN = "rxe-to-soft-containers"
 CONTAINERS_BARE_COLUMN = "rxe-to-soft"
 # The columns whose RC pairs connect through the connection manager (--connect cm).
 CM_COLUMNS = ("cm-ibverbs-rxe", "cm-soft-to-rxe", "cm-rxe-to-soft")
+# The cross columns addressed by IPv6 GIDs: global (fd00:9::/64) and link-local.
+IPV6_COLUMNS = ("soft-to-rxe-ipv6", "rxe-to-soft-ipv6", "soft-to-rxe-ipv6ll", "rxe-to-soft-ipv6ll")
 # The suite's package: a report's "excluded" names a family (access) or a class (errors.RemoteAccessTest) under it.
 SUITE_PACKAGE = "dev.verbs4j.conformance"
 FINDINGS = os.path.join(ROOT, "conformance-tests", "findings")
@@ -631,7 +633,7 @@ def main():
         sys.exit(1)
     if not kernel_columns_only:
         labels = {r["label"] for r in columns}
-        for label in ("soft-to-rxe", "rxe-to-soft", REPEAT_COLUMN) + CM_COLUMNS:
+        for label in ("soft-to-rxe", "rxe-to-soft", REPEAT_COLUMN) + CM_COLUMNS + IPV6_COLUMNS:
             if label not in labels:
                 problems.append("no %s.json conformance report (log in target/vm/%s.log)" % (label, label))
     lists = finding_lists()
