@@ -108,8 +108,11 @@ public final class DeviceEngine implements AutoCloseable {
     private DeviceMBeans mbeans;
 
     /**
-     * System property: send FLUSH with the kernel rxe's ICRC variant (the headers covered
-     * twice) so the kernel accepts it. Received FLUSH packets are accepted in either form.
+     * System property: talk FLUSH with the kernel rxe, whose ICRC variant covers the headers
+     * twice: send FLUSH with that variant, so the kernel accepts it, and accept received
+     * FLUSH packets in either form. Without it only the IBTA ICRC passes: accepting the
+     * variant too lets through 1 in 65,536 corrupted packets that read as a FLUSH
+     * ({@link PacketView#acceptRxeFlushIcrc}).
      */
     public static final String RXE_FLUSH_ICRC_PROPERTY = "verbs4j.soft.rxeFlushIcrc";
 
@@ -134,6 +137,7 @@ public final class DeviceEngine implements AutoCloseable {
         this.name = local.toString();
         this.inFlightLimit = inFlightLimit(link.receiveBufferBytes(), portMtu);
         link.segmentSends(new IcrcIdStamp());
+        view.acceptRxeFlushIcrc(rxeFlushIcrc);
     }
 
     /**

@@ -52,6 +52,9 @@ class KernelCapturedPacketTest {
         assertEquals(32223, icrc.checkRxeFlush(flow(), p, 0, length), "the kernel's variant, with the next IP ID");
         PacketView v = new PacketView();
         assertTrue(v.wrap(p, 0, length));
+        assertFalse(v.checkIcrc(icrc, flow()), "the variant only where a device talks to the kernel");
+        v.acceptRxeFlushIcrc(true);
+        assertTrue(v.wrap(p, 0, length));
         assertTrue(v.checkIcrc(icrc, flow()));
         assertTrue(v.rxeFlushIcrc());
         assertEquals(Feth.PLACEMENT_GLOBAL, v.feth().placementType());
