@@ -443,6 +443,7 @@ public final class DeviceEngine implements AutoCloseable {
         link.holdSends();
         try {
             steps++;
+            lastStepNs = nowNs;
             int due = heldAckCount;
             int received = receive(nowNs);
             int work = received;
@@ -560,6 +561,17 @@ public final class DeviceEngine implements AutoCloseable {
             lock.unlock();
         }
     }
+
+    /**
+     * The clock of the last step ({@link #doWork}): the time a post to an engine driven by
+     * hand runs at, since its driver's clock is the only one it may see. Read by the thread
+     * that drives it.
+     */
+    public long lastStepNs() {
+        return lastStepNs;
+    }
+
+    private long lastStepNs;
 
     /** Steps taken ({@link #doWork}); how {@link #sendHeldAcksNotStepped} knows that none came. */
     private long steps;
@@ -759,6 +771,20 @@ public final class DeviceEngine implements AutoCloseable {
 
     /** How long after an application thread's last {@linkplain #help help} the engine thread keeps stepping back. */
     public static final long HELP_WINDOW_NS = 100_000L;
+
+    /**
+     * Draws the variant bits of the memory keys registered from now on from {@code seed}
+     * ({@link MemoryTable#seedKeys}): for engines driven by hand on a clock of their own,
+     * whose runs replay from a seed.
+     */
+    public void seedKeys(long seed) {
+        lock.lock();
+        try {
+            memory.seedKeys(seed);
+        } finally {
+            lock.unlock();
+        }
+    }
 
     /**
      * Makes this engine one driven only by the application's polls (caller progress): every
