@@ -89,6 +89,10 @@ class SoftCq extends Resource implements CompletionQueue {
 
     /** Lets the engine make progress on this thread when no engine thread does, or helps the one there is. */
     final void help() {
+        if (context.device.manual()) {
+            // Its driver steps it, on its own clock; a poll neither steps it nor the others.
+            return;
+        }
         if (!context.device.hasEngineThread()) {
             CallerProgress.run(context.engine);
         } else if (!ring.isArmed()) {

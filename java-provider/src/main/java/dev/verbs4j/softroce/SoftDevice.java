@@ -38,6 +38,8 @@ public final class SoftDevice implements Device {
     private final SoftDeviceConfig config;
     private final Function<SoftDeviceConfig, Link> linkFactory;
     private final boolean threaded;
+    /** The seed of a manual device's memory keys ({@link #manual(SoftDeviceConfig, Link, long)}). */
+    private long keySeed;
     /** Whether an engine thread drives the device now (then polls {@linkplain DeviceEngine#help help} it). */
     private volatile boolean engineThread;
     private DeviceEngine engine;
@@ -64,7 +66,24 @@ public final class SoftDevice implements Device {
      * @return the device, not listed by the provider
      */
     public static SoftDevice manual(SoftDeviceConfig config, Link link) {
-        return new SoftDevice(config, c -> link, false);
+        return manual(config, link, 0);
+    }
+
+    /**
+     * A device on {@code link} driven by the caller, whose memory keys come from
+     * {@code keySeed}: a simulation that draws everything else from a seed replays then the
+     * same bytes on the wire, keys included. A manual device takes nothing from the machine
+     * (no clock, no entropy) that its driver does not give it.
+     *
+     * @param config the device's name, address, ports, MTU and limits
+     * @param link where its packets go and come from
+     * @param keySeed the seed of the variant bits of its lkeys and rkeys
+     * @return the device, not listed by the provider
+     */
+    public static SoftDevice manual(SoftDeviceConfig config, Link link, long keySeed) {
+        SoftDevice device = new SoftDevice(config, c -> link, false);
+        device.keySeed = keySeed;
+        return device;
     }
 
     /**
@@ -129,6 +148,9 @@ public final class SoftDevice implements Device {
                 link = new FaultyLink(link, FaultInjector.parse(faultSpec));
             }
             engine = new DeviceEngine(link, config.limits(), config.mtu(), config.peerPort(), asyncEvents::offer);
+            if (!threaded) {
+                engine.seedKeys(keySeed);
+            }
             engine.monitor(name());
             String pcapDir = System.getProperty(PCAP_PROPERTY);
             if (pcapDir != null && !pcapDir.isBlank()) {
@@ -173,6 +195,14 @@ public final class SoftDevice implements Device {
     private static boolean isAddressInUse(Throwable cause) {
         return cause instanceof BindException b
                 && (b.getMessage() == null || !b.getMessage().contains("Cannot assign requested address"));
+    }
+
+    /**
+     * Whether the caller drives the engine ({@link #manual}): then it runs only on the
+     * caller's steps, with the caller's clock, and posts and polls leave it alone.
+     */
+    boolean manual() {
+        return !threaded;
     }
 
     boolean hasEngineThread() {

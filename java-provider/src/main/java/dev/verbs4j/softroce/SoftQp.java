@@ -34,6 +34,7 @@ final class SoftQp extends Resource implements QueuePair {
     private final SoftSrq srq;
     final QpEngine engine;
     private final DeviceEngine device;
+    private final boolean manual;
     private final InlineSource inlineSource = this::copyInline;
 
     private SoftQp(SoftPd pd, SoftCq sendCq, SoftCq recvCq, SoftSrq srq, QpEngine engine) {
@@ -44,6 +45,7 @@ final class SoftQp extends Resource implements QueuePair {
         this.srq = srq;
         this.engine = engine;
         this.device = pd.context.engine;
+        this.manual = pd.context.device.manual();
     }
 
     static SoftQp create(SoftPd pd, QpInitAttributes a) {
@@ -179,7 +181,9 @@ final class SoftQp extends Resource implements QueuePair {
         } catch (VerbsException e) {
             throw closedMeanwhileOr(e);
         }
-        device.posted(engine, System.nanoTime());
+        // A manual device runs on its driver's clock alone: what a post sends at once (a
+        // poll-driven engine's requests) goes at the time of its last step, not the machine's.
+        device.posted(engine, manual ? device.lastStepNs() : System.nanoTime());
     }
 
     /**

@@ -11,7 +11,8 @@ import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.softroce.engine.Counters;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,6 +43,23 @@ class LossyTransportTest {
     private static final long DIRECTION_BYTES = 4L * SLOTS * SLOT;
     private static final int RECEIVES = 16;
     private static final int IN_FLIGHT = 24;
+    /** Simulated time an operation may take before a run counts as stuck: clean runs take about 0.2 ms. */
+    private static final long SIMULATED_NS_PER_OPERATION = 2_000_000L;
+
+    /**
+     * Sets the one seed to run ({@code -Dverbs4j.lossy.seed=N}): it replays a failure, whose
+     * message names its seed, or explores another network. The seed drives the network's
+     * faults and the traffic; nothing else in a run may vary.
+     */
+    static final String SEED_PROPERTY = "verbs4j.lossy.seed";
+    /** The seeds every run takes. */
+    private static final long[] SEEDS = {42};
+    /** loss, duplicate, reorder, corrupt, MTU, operations, directions, queue pairs. */
+    private static final double[][] CASES = {
+        {0.01, 0.01, 0.02, 0.001, 4096, 100000, 1, 1}, {0.10, 0.05, 0.05, 0.01, 4096, 100000, 1, 1},
+        {0.10, 0.05, 0.10, 0.01, 4096, 100000, 1, 1}, {0.05, 0.02, 0.05, 0.005, 256, 10000, 1, 1},
+        {0.05, 0.02, 0.05, 0.005, 256, 4000, 1, 3}, {0.05, 0.02, 0.05, 0.005, 256, 4000, 2, 3},
+        {0.10, 0.05, 0.05, 0.01, 4096, 10000, 2, 4}, {0, 0.02, 0.05, 0.005, 256, 4000, 2, 3}};
 
     /**
      * At MTU 4096 a message is at most two packets; at MTU 256 up to 32, and the 24 in flight
@@ -58,15 +77,30 @@ class LossyTransportTest {
      * (the most retry_cnt allows) come a few times in 100,000 operations, when RETRY_EXC_ERR
      * is IBTA's outcome.
      */
-    @ParameterizedTest(name = "loss {0}, duplicate {1}, reorder {2}, corrupt {3}, MTU {4}, {5} operations, "
-            + "{6} direction(s), {7} queue pair(s)")
-    @CsvSource({"0.01, 0.01, 0.02, 0.001, 4096, 100000, 1, 1", "0.10, 0.05, 0.05, 0.01, 4096, 100000, 1, 1",
-            "0.10, 0.05, 0.10, 0.01, 4096, 100000, 1, 1", "0.05, 0.02, 0.05, 0.005, 256, 10000, 1, 1",
-            "0.05, 0.02, 0.05, 0.005, 256, 4000, 1, 3", "0.05, 0.02, 0.05, 0.005, 256, 4000, 2, 3",
-            "0.10, 0.05, 0.05, 0.01, 4096, 10000, 2, 4", "0, 0.02, 0.05, 0.005, 256, 4000, 2, 3"})
-    void mixedOperationsCompleteExactlyOnceUnderFaults(double loss, double dup, double reorder, double corrupt, int mtu,
-                                                        int operations, int directions, int queuePairs) {
-        SimulatedPair sim = new SimulatedPair(42);
+    @ParameterizedTest(name = "seed {0}: loss {1}, duplicate {2}, reorder {3}, corrupt {4}, MTU {5}, {6} operations, "
+            + "{7} direction(s), {8} queue pair(s)")
+    @MethodSource("runs")
+    void mixedOperationsCompleteExactlyOnceUnderFaults(long seed, double loss, double dup, double reorder, double corrupt,
+                                                        int mtu, int operations, int directions, int queuePairs) {
+        try {
+            runTraffic(seed, loss, dup, reorder, corrupt, mtu, operations, directions, queuePairs);
+        } catch (AssertionError e) {
+            throw new AssertionError("seed " + seed + " (replay: mvn -pl java-provider surefire:test -Dtest=LossyTransportTest -D"
+                    + SEED_PROPERTY + "=" + seed + "): " + e.getMessage(), e);
+        }
+    }
+
+    /** Every case with every seed: {@link #SEEDS}, or the one {@value #SEED_PROPERTY} names. */
+    static Stream<Arguments> runs() {
+        Long chosen = Long.getLong(SEED_PROPERTY);
+        long[] seeds = chosen != null ? new long[] {chosen} : SEEDS;
+        return Arrays.stream(seeds).boxed().flatMap(seed -> Arrays.stream(CASES).map(c -> Arguments.of(seed, c[0], c[1], c[2],
+                c[3], (int) c[4], (int) c[5], (int) c[6], (int) c[7])));
+    }
+
+    private static void runTraffic(long seed, double loss, double dup, double reorder, double corrupt, int mtu,
+                                   int operations, int directions, int queuePairs) {
+        SimulatedPair sim = new SimulatedPair(seed);
         sim.network.faults(loss, dup, reorder, corrupt);
         RcOptions options = new RcOptions().timeout(8).retryCount(7).rnrRetry(7).minRnrTimer(1).mtu(Mtu.ofBytes(mtu));
         List<RcPair> pairs = new ArrayList<>();
@@ -75,12 +109,12 @@ class LossyTransportTest {
             for (int q = 0; q < queuePairs; q++) {
                 RcPair pair = sim.connect(directions * DIRECTION_BYTES, 32, options);
                 pairs.add(pair);
-                traffic.add(new Traffic(pair.a, pair.b, 0, 7 + 100L * q, operations));
+                traffic.add(new Traffic(pair.a, pair.b, 0, trafficSeed(seed, 2 * q), operations));
                 if (directions == 2) {
-                    traffic.add(new Traffic(pair.b, pair.a, DIRECTION_BYTES, 8 + 100L * q, operations));
+                    traffic.add(new Traffic(pair.b, pair.a, DIRECTION_BYTES, trafficSeed(seed, 2 * q + 1), operations));
                 }
             }
-            run(sim, pairs, traffic);
+            run(sim, pairs, traffic, (long) operations * directions * queuePairs);
             traffic.forEach(Traffic::verifyTotals);
             Counters countersA = sim.deviceA.engine().counters();
             Counters countersB = sim.deviceB.engine().counters();
@@ -101,14 +135,24 @@ class LossyTransportTest {
         }
     }
 
-    private static void run(SimulatedPair sim, List<RcPair> pairs, List<Traffic> traffic) {
+    /** The seed of one direction of one queue pair's traffic, drawn from the run's. */
+    private static long trafficSeed(long seed, int direction) {
+        return new SplittableRandom(seed).split().nextLong() + 0x9E3779B97F4A7C15L * (direction + 1);
+    }
+
+    /**
+     * Runs the traffic to its end on the simulated clock. The bound is simulated time too
+     * ({@link #SIMULATED_NS_PER_OPERATION} per operation): a wall-clock bound would make the
+     * outcome depend on the machine's load, not on the seed.
+     */
+    private static void run(SimulatedPair sim, List<RcPair> pairs, List<Traffic> traffic, long operations) {
         WorkCompletion[] wcs = new WorkCompletion[16];
         for (int i = 0; i < wcs.length; i++) {
             wcs[i] = new WorkCompletion();
         }
-        long deadline = System.nanoTime() + 120_000_000_000L;
+        long deadlineNs = sim.nowNs + operations * SIMULATED_NS_PER_OPERATION;
         while (!traffic.stream().allMatch(Traffic::done)) {
-            assertTrue(System.nanoTime() < deadline, "traffic did not finish: " + traffic);
+            assertTrue(sim.nowNs - deadlineNs < 0, "traffic did not finish in simulated time: " + traffic);
             for (Traffic t : traffic) {
                 t.postReceives();
                 t.postRequests();

@@ -36,15 +36,16 @@ final class SimulatedPair {
     /** A pair whose devices have the given names (their MBeans' and events' names). */
     SimulatedPair(long seed, String nameA, String nameB, UnaryOperator<Link> wrap) {
         network = new InMemoryNetwork(seed);
-        deviceA = device(nameA, "10.77.0.1", wrap);
-        deviceB = device(nameB, "10.77.0.2", wrap);
+        deviceA = device(nameA, "10.77.0.1", wrap, seed * 0x9E3779B97F4A7C15L + 1);
+        deviceB = device(nameB, "10.77.0.2", wrap, seed * 0x9E3779B97F4A7C15L + 2);
     }
 
-    private SoftDevice device(String name, String ip, UnaryOperator<Link> wrap) {
+    /** A device whose memory keys come from {@code keySeed}: with the network's seed, a run's bytes are the seed's alone. */
+    private SoftDevice device(String name, String ip, UnaryOperator<Link> wrap, long keySeed) {
         try {
             InetAddress address = InetAddress.getByName(ip);
             SoftDeviceConfig config = SoftDeviceConfig.of(name, address);
-            return SoftDevice.manual(config, wrap.apply(network.attach(new InetSocketAddress(address, config.port()))));
+            return SoftDevice.manual(config, wrap.apply(network.attach(new InetSocketAddress(address, config.port()))), keySeed);
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }

@@ -108,8 +108,11 @@ public final class DeviceEngine implements AutoCloseable {
     private DeviceMBeans mbeans;
 
     /**
-     * System property: send FLUSH with the kernel rxe's ICRC variant (the headers covered
-     * twice) so the kernel accepts it. Received FLUSH packets are accepted in either form.
+     * System property: talk FLUSH with the kernel rxe, whose ICRC variant covers the headers
+     * twice: send FLUSH with that variant, so the kernel accepts it, and accept received
+     * FLUSH packets in either form. Without it only the IBTA ICRC passes: accepting the
+     * variant too lets through 1 in 65,536 corrupted packets that read as a FLUSH
+     * ({@link PacketView#acceptRxeFlushIcrc}).
      */
     public static final String RXE_FLUSH_ICRC_PROPERTY = "verbs4j.soft.rxeFlushIcrc";
 
@@ -134,6 +137,7 @@ public final class DeviceEngine implements AutoCloseable {
         this.name = local.toString();
         this.inFlightLimit = inFlightLimit(link.receiveBufferBytes(), portMtu);
         link.segmentSends(new IcrcIdStamp());
+        view.acceptRxeFlushIcrc(rxeFlushIcrc);
     }
 
     /**
@@ -451,6 +455,7 @@ public final class DeviceEngine implements AutoCloseable {
         link.holdSends();
         try {
             steps++;
+            lastStepNs = nowNs;
             int due = heldAckCount;
             int received = receive(nowNs);
             int work = received;
@@ -568,6 +573,17 @@ public final class DeviceEngine implements AutoCloseable {
             lock.unlock();
         }
     }
+
+    /**
+     * The clock of the last step ({@link #doWork}): the time a post to an engine driven by
+     * hand runs at, since its driver's clock is the only one it may see. Read by the thread
+     * that drives it.
+     */
+    public long lastStepNs() {
+        return lastStepNs;
+    }
+
+    private long lastStepNs;
 
     /** Steps taken ({@link #doWork}); how {@link #sendHeldAcksNotStepped} knows that none came. */
     private long steps;
@@ -767,6 +783,20 @@ public final class DeviceEngine implements AutoCloseable {
 
     /** How long after an application thread's last {@linkplain #help help} the engine thread keeps stepping back. */
     public static final long HELP_WINDOW_NS = 100_000L;
+
+    /**
+     * Draws the variant bits of the memory keys registered from now on from {@code seed}
+     * ({@link MemoryTable#seedKeys}): for engines driven by hand on a clock of their own,
+     * whose runs replay from a seed.
+     */
+    public void seedKeys(long seed) {
+        lock.lock();
+        try {
+            memory.seedKeys(seed);
+        } finally {
+            lock.unlock();
+        }
+    }
 
     /**
      * Makes this engine one driven only by the application's polls (caller progress): every

@@ -34,6 +34,15 @@ public final class MemoryTable {
         this.variantSeed = new SecureRandom().nextInt();
     }
 
+    /**
+     * Draws the variant bits of the keys registered from now on from {@code seed} instead of
+     * the random start each table takes: for engines driven by hand, whose runs replay from a
+     * seed.
+     */
+    public void seedKeys(long seed) {
+        variantSeed = (int) (seed ^ (seed >>> 32));
+    }
+
     /** On-Demand Paging page faults over every region this table has held; any thread. */
     public long odpFaults() {
         return odpFaults.get();
