@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates a Soft-RoCE device on the host kernel's rdma_rxe, then runs the verbs4j
-# conformance suite against it through the ibverbs provider and writes the report.
+# conformance suite against it through the ibverbs provider and writes the report;
+# or (CONFORMANCE_ROLE=agent) serves as the remote side of a suite in another container.
 #
 #   entrypoint.sh [CONFORMANCE_MAIN_OPTION]...     (e.g. --select base --timeout-ms 10000)
 #
@@ -14,19 +15,27 @@
 #   RXE_DEVICE         device to use or create (default rxe0); an rxe device that
 #                      already sits on RXE_NETDEV is used instead of creating one
 #   RXE_NETDEV         interface for a new device (default: the default route's, else eth0)
+#   CONFORMANCE_ROLE   suite (default) or agent: instead of the suite, the conformance agent
+#                      (AgentMain) with the ibverbs provider, listening on AGENT_PORT (default
+#                      18601) of the interface's IPv4 address until one suite's session ends;
+#                      the suite runs elsewhere with --peer-provider ibverbs --peer-device rxe0
+#                      --peer-agent ADDRESS:PORT (docker/README.md, two containers)
 #   REPORT_DIR         report folder (default /report): <label>.json, the matrix, ibv_devinfo.txt
 #   CONFORMANCE_LABEL  the run's label, names the JSON and the matrix column (default ibverbs-kernel-rxe)
 #   VERBS4J_LIB        folder with the suite's jars (default /opt/verbs4j/lib)
 #   JAVA               java launcher (default java)
 #   SYSFS_ROOT, RDMA_CDEV_DIR   /sys and /dev/infiniband, for tests
 #
-# Exit status: the suite's (0 no case failed, 1 some failed, 2 usage), or 3 when
+# Exit status: the suite's (0 no case failed, 1 some failed, 2 usage) or the agent's (0
+# once its session ended), or 3 when
 # the device could not be set up. A device this script created is deleted on exit:
 # it lives in the host's kernel, not in the container.
 set -euo pipefail
 
 RXE_DEVICE=${RXE_DEVICE:-rxe0}
 RXE_NETDEV=${RXE_NETDEV:-}
+CONFORMANCE_ROLE=${CONFORMANCE_ROLE:-suite}
+AGENT_PORT=${AGENT_PORT:-18601}
 REPORT_DIR=${REPORT_DIR:-/report}
 CONFORMANCE_LABEL=${CONFORMANCE_LABEL:-ibverbs-kernel-rxe}
 VERBS4J_LIB=${VERBS4J_LIB:-/opt/verbs4j/lib}
@@ -65,13 +74,19 @@ rxe_device_on() {
         awk -v netdev="$1" '$(NF - 1) == "netdev" && $NF == netdev { split($2, name, "/"); print name[1]; exit }'
 }
 
+# The interface a new device goes on, and the one whose address the agent listens on.
+rxe_netdev() {
+    local netdev=${RXE_NETDEV:-$(default_route_netdev)}
+    echo "${netdev:-eth0}"
+}
+
 ensure_device() {
     if [[ -d $SYSFS_ROOT/class/infiniband/$RXE_DEVICE ]]; then
         log "using the existing device $RXE_DEVICE"
         return
     fi
-    local netdev=${RXE_NETDEV:-$(default_route_netdev)}
-    netdev=${netdev:-eth0}
+    local netdev
+    netdev=$(rxe_netdev)
     local existing
     existing=$(rxe_device_on "$netdev")
     if [[ -n $existing ]]; then
@@ -122,12 +137,35 @@ await_port_ready() {
     log "WARNING: after ${READY_WAIT_S} s port 1 of $RXE_DEVICE is '$(cat "$port/state" 2>/dev/null || echo unknown)' with no IPv4 GID; running anyway"
 }
 
+# `ip -4 -o addr show dev eth0` prints e.g. "2: eth0    inet 172.17.0.3/16 brd ...".
+ipv4_address() {
+    { ip -4 -o addr show dev "$1" 2>/dev/null || true; } |
+        awk '{ for (i = 1; i < NF; i++) if ($i == "inet") { split($(i + 1), a, "/"); print a[1]; exit } }'
+}
+
+case $CONFORMANCE_ROLE in
+    suite | agent) ;;
+    *) log "ERROR: CONFORMANCE_ROLE is '$CONFORMANCE_ROLE', not suite or agent"; exit 2 ;;
+esac
+
 # First, so that a failed setup still leaves a folder for whoever collects the report.
 mkdir -p "$REPORT_DIR"
 ensure_device
 ensure_uverbs_node
 await_port_ready
 ibv_devinfo -v -d "$RXE_DEVICE" | tee "$REPORT_DIR/ibv_devinfo.txt" || give_up "ibv_devinfo cannot open $RXE_DEVICE"
+
+if [[ $CONFORMANCE_ROLE == agent ]]; then
+    address=$(ipv4_address "$(rxe_netdev)")
+    [[ -n $address ]] || give_up "no IPv4 address on $(rxe_netdev) for the agent to listen on"
+    log "conformance agent: provider ibverbs, device $RXE_DEVICE, on $address:$AGENT_PORT"
+    # Not exec: the EXIT trap deletes the device once the agent's session has ended.
+    status=0
+    "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$VERBS4J_LIB/*" dev.verbs4j.conformance.agent.AgentMain \
+        --listen "$address:$AGENT_PORT" "$@" || status=$?
+    log "conformance agent exit status: $status"
+    exit "$status"
+fi
 
 log "conformance suite: provider ibverbs, device $RXE_DEVICE (both sides), report in $REPORT_DIR"
 status=0

@@ -37,11 +37,15 @@ KERNEL_COLUMN = "ibverbs-rxe"
 # The suite in docker/'s image on a Docker engine in the same boot (scripts/vm-guest-docker.sh).
 CONTAINER_COLUMN = "ibverbs-rxe-container"
 CONTAINER_RUN = os.path.join(VM, "docker")
-# The cross-provider suite between two containers on one Docker network in the same boot
-# (SoftRxeContainersTest): the ibverbs container runs the suite, the soft container the agent,
-# judged case for case against the rxe-to-soft column of the first boot.
-CONTAINERS_COLUMN = "rxe-to-soft-containers"
-CONTAINERS_BARE_COLUMN = "rxe-to-soft"
+# The cross-provider suite between two containers on one Docker network in the same boot, each
+# way, judged case for case against the bare column of the first boot between the same sides:
+# (column, bare column, the test, its files in target/vm/docker (.rc, .log, -skipped.txt), the
+# families it runs, None for all but its --exclude). Each direction runs a part of the suite,
+# the two together every case once (scripts/vm-guest-docker.sh says why).
+TWO_CONTAINER_COLUMNS = (
+    ("rxe-to-soft-containers", "rxe-to-soft", "SoftRxeContainersTest", "containers", None),
+    ("soft-to-rxe-containers", "soft-to-rxe", "SoftToRxeContainersTest", "containers-soft-to-rxe", ("access",)),
+)
 # The columns whose RC pairs connect through the connection manager (--connect cm).
 CM_COLUMNS = ("cm-ibverbs-rxe", "cm-soft-to-rxe", "cm-rxe-to-soft")
 # The cross columns addressed by IPv6 GIDs: global (fd00:9::/64) and link-local.
@@ -423,15 +427,15 @@ def judge_container(columns, lists, problems):
     outcome in both; a case whose outcome differs is accepted only when a findings list names it
     for that kernel (a behaviour of the kernel's device that is seen in some runs only), and is
     printed with both outcomes. Where the Docker route was skipped, says why. The same boot's
-    two-container column is judged by judge_two_containers; returns the line of a skipped column.
+    two-container columns are judged by judge_two_containers; returns the lines of skipped columns.
     """
     skipped = read_lines(os.path.join(CONTAINER_RUN, "skipped.txt"))
     if skipped:
         line = "%s: SKIPPED: %s" % (CONTAINER_COLUMN, " ".join(skipped))
         print(line)
-        return line
+        return [line]
     if not os.path.isdir(CONTAINER_RUN):
-        return
+        return []
     for line in read_lines(os.path.join(CONTAINER_RUN, "timing.txt")):
         print("docker in the VM: %s s" % line)
     rc = (read_lines(os.path.join(CONTAINER_RUN, "docker.rc")) or ["missing"])[0]
@@ -467,16 +471,23 @@ def left_out(report, case):
     return False
 
 
-def compare_columns(bare, container, lists, problems):
+def in_families(case, families):
+    """Whether case (a report's case entry) is in one of the suite's families (access, base, ...); None: all are."""
+    return families is None or any(case["class"].startswith("%s.%s." % (SUITE_PACKAGE, f)) for f in families)
+
+
+def compare_columns(bare, container, lists, problems, families=None):
     """Adds a problem for each case whose outcome differs between the two columns, unless a findings list names it;
-    the cases the container column left out on purpose (its "excluded") are only counted."""
+    the cases the container column left out on purpose (its "excluded", or outside the families it ran) are only
+    counted."""
     if bare is None:
         return
-    outcomes = {c["id"]: c["outcome"] for c in bare["cases"] if not left_out(container, c)}
+    outcomes = {c["id"]: c["outcome"] for c in bare["cases"] if in_families(c, families) and not left_out(container, c)}
     in_container = {c["id"]: c["outcome"] for c in container["cases"]}
     if len(outcomes) < len(bare["cases"]):
+        what = container["excluded"] + (["all but " + ", ".join(families)] if families else [])
         print("container column %s left out %s: %d cases of %s not compared"
-              % (container["label"], ", ".join(container["excluded"]), len(bare["cases"]) - len(outcomes), bare["label"]))
+              % (container["label"], ", ".join(what), len(bare["cases"]) - len(outcomes), bare["label"]))
     differ = sorted(case for case in set(outcomes) | set(in_container) if outcomes.get(case) != in_container.get(case))
     for case in differ:
         line = "%s: %s in %s, %s in %s" % (case, outcomes.get(case, "absent"), bare["label"],
@@ -492,24 +503,32 @@ def compare_columns(bare, container, lists, problems):
 
 
 def judge_two_containers(by_label, lists, problems):
-    """The two-container column against rxe-to-soft; a skip (a kernel without per-namespace rxe sockets) is reported with its reason."""
-    skipped = read_lines(os.path.join(CONTAINER_RUN, "containers-skipped.txt"))
-    if skipped:
-        line = "%s: SKIPPED: %s" % (CONTAINERS_COLUMN, " ".join(skipped))
-        print(line)
-        return line
-    rc = (read_lines(os.path.join(CONTAINER_RUN, "containers.rc")) or ["missing"])[0]
-    column = by_label.get(CONTAINERS_COLUMN)
-    if rc != "0":
-        problems.append("SoftRxeContainersTest (two containers on one Docker network) did not pass in the VM "
-                        "(status %s; log: target/vm/docker/containers.log)" % rc)
-    else:
-        print("SoftRxeContainersTest passed through Testcontainers: an ibverbs and a soft container on one Docker network")
-    if column is None:
-        problems.append("no %s.json conformance report (log: target/vm/docker/containers.log)" % CONTAINERS_COLUMN)
-        return None
-    compare_columns(by_label.get(CONTAINERS_BARE_COLUMN), column, lists, problems)
-    return None
+    """The two-container columns, each against its bare column; a column missing without a skip fails the run.
+
+    A test skips, and its -skipped.txt says why, only where the kernel's rdma_rxe has no
+    per-network-namespace sockets; returns the lines of the skipped columns.
+    """
+    lines = []
+    for label, bare_label, test, files, families in TWO_CONTAINER_COLUMNS:
+        skipped = read_lines(os.path.join(CONTAINER_RUN, files + "-skipped.txt"))
+        if skipped:
+            line = "%s: SKIPPED: %s" % (label, " ".join(skipped))
+            print(line)
+            lines.append(line)
+            continue
+        rc = (read_lines(os.path.join(CONTAINER_RUN, files + ".rc")) or ["missing"])[0]
+        log = "target/vm/docker/%s.log" % files
+        if rc != "0":
+            problems.append("%s (two containers on one Docker network, %s) did not pass in the VM (status %s; log: %s)"
+                            % (test, label, rc, log))
+        else:
+            print("%s passed through Testcontainers: an ibverbs and a soft container on one Docker network (%s)" % (test, label))
+        column = by_label.get(label)
+        if column is None:
+            problems.append("no %s.json conformance report (log: %s)" % (label, log))
+            continue
+        compare_columns(by_label.get(bare_label), column, lists, problems, families)
+    return lines
 
 
 def judge_kernel_columns(columns, problems):
@@ -647,9 +666,7 @@ def main():
         column_lines.append(line)
     judge_kernel_columns(columns, problems)
     if not kernel_columns_only:
-        skipped_line = judge_container(columns, lists, problems)
-        if skipped_line:
-            column_lines.append(skipped_line)
+        column_lines.extend(judge_container(columns, lists, problems))
     if kernel_columns_only:
         for p in problems:
             print("FAILED: " + p)

@@ -7,7 +7,7 @@
 # the ibverbs-rxe suite only (scripts/vm-kernels.sh); then checks the results on the host.
 # Between them, a second boot of the newest kernel runs docker/'s container suite on a Docker
 # engine in the guest, then the cross-provider suite between an ibverbs and a soft container on
-# one Docker network (scripts/vm-guest-docker.sh, images from rxe-vm/docker-image.sh).
+# one Docker network, each way (scripts/vm-guest-docker.sh, images from rxe-vm/docker-image.sh).
 # Last, the replicated log's power-loss test (scripts/vm-power-loss.py), one boot per kill.
 # Where the VM cannot run, says SKIPPED with the reason. Needs a finished host build.
 set -uo pipefail
@@ -43,7 +43,8 @@ if [ "$status" -ne 0 ]; then
 fi
 # docker/'s container suite on a Docker engine in a second boot of the same kernel: the
 # column ibverbs-rxe-container, judged case for case against ibverbs-rxe by vm-evaluate.py;
-# then two containers on one Docker network: rxe-to-soft-containers, against rxe-to-soft.
+# then two containers on one Docker network, both ways: rxe-to-soft-containers against
+# rxe-to-soft, soft-to-rxe-containers against soft-to-rxe.
 start=$(date +%s)
 echo "== docker in the micro-VM: the image (built on the host, cached), then the container suite in the guest"
 rm -rf target/vm/docker
@@ -51,7 +52,8 @@ if images=$(rxe-vm/docker-image.sh 2> target/vm/docker-image.log); then
     rxe-vm/run.sh -n veth -t 1800 -e JAVA_HOME="$JAVA_HOME" -e VERBS4J_DOCKER_IMAGES="$images" \
         -- bash scripts/vm-guest-docker.sh 2>&1 | tee target/vm/docker-guest.log
     echo "== docker in the micro-VM: VM finished with status ${PIPESTATUS[0]}; the container path took $(( $(date +%s) - start )) s" \
-        "(of it the two containers on one network: $(sed -n 's/^two-containers //p' target/vm/docker/timing.txt 2>/dev/null || true) s)"
+        "(of it the two containers on one network: $(sed -n 's/^two-containers //p' target/vm/docker/timing.txt 2>/dev/null || true) s rxe -> soft," \
+        "$(sed -n 's/^two-containers-soft-to-rxe //p' target/vm/docker/timing.txt 2>/dev/null || true) s soft -> rxe)"
 else
     mkdir -p target/vm/docker
     reason="rxe-vm/docker-image.sh could not make the image: $(tail -n 1 target/vm/docker-image.log)"

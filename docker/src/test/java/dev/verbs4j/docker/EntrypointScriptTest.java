@@ -44,7 +44,10 @@ class EntrypointScriptTest {
         Files.createFile(log);
         stub("ip", """
                 echo "ip $*" >>"$STUB_LOG"
-                echo "default via 192.0.2.1 dev ens5 proto dhcp src 192.0.2.10 metric 100"
+                case "$*" in
+                    "-4 -o addr show dev "*) echo "2: ${*: -1}    inet 192.0.2.10/24 brd 192.0.2.255 scope global ${*: -1}" ;;
+                    *) echo "default via 192.0.2.1 dev ens5 proto dhcp src 192.0.2.10 metric 100" ;;
+                esac
                 """);
         // Lays out sysfs the way rdma_rxe and ib_uverbs do for a new device.
         stub("fake-device", """
@@ -133,6 +136,31 @@ class EntrypointScriptTest {
         String java = call("java");
         assertTrue(java.endsWith(" dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0"
                 + " --label ibverbs-kernel-rxe --report-dir " + work.resolve("report") + " --select base"), java);
+    }
+
+    @Test
+    void theAgentRoleServesTheDeviceOnTheInterfacesAddressAndDeletesItAfterTheSession() throws Exception {
+        env.put("CONFORMANCE_ROLE", "agent");
+        env.put("RXE_NETDEV", "eth0");
+        env.put("AGENT_PORT", "18700");
+
+        Run run = run();
+
+        assertEquals(0, run.status(), run.output());
+        assertTrue(call("java").endsWith(" dev.verbs4j.conformance.agent.AgentMain --listen 192.0.2.10:18700"), call("java"));
+        List<String> order = calls().stream().filter(c -> c.startsWith("rdma link a") || c.startsWith("rdma link d")
+                || c.startsWith("java ")).map(c -> c.startsWith("java ") ? "java" : c).toList();
+        assertEquals(List.of("rdma link add rxe0 type rxe netdev eth0", "java", "rdma link delete rxe0"), order);
+    }
+
+    @Test
+    void anUnknownRoleIsAUsageError() throws Exception {
+        env.put("CONFORMANCE_ROLE", "server");
+
+        Run run = run();
+
+        assertEquals(2, run.status(), run.output());
+        assertFalse(calls().stream().anyMatch(c -> c.startsWith("rdma link add") || c.startsWith("java")), calls().toString());
     }
 
     @Test

@@ -37,9 +37,9 @@ final class ModulePaths {
         return property("verbs4j.docker.label").orElse("ibverbs-kernel-rxe");
     }
 
-    /** The two-container run's label (SoftRxeContainersTest): the ibverbs side runs the suite, the soft side the agent. */
-    static String containersLabel() {
-        return property("verbs4j.docker.containersLabel").orElse("rxe-to-soft-containers");
+    /** A two-container run's label (SoftRxeContainersTest, SoftToRxeContainersTest), else the test's own. */
+    static String containersLabel(String testsOwn) {
+        return property("verbs4j.docker.containersLabel").orElse(testsOwn);
     }
 
     /**

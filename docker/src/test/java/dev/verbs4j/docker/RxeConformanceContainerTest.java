@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 public class RxeConformanceContainerTest {
     private static final String IMAGE = "verbs4j/rxe-conformance:local";
-    private static final String REPORT_IN_CONTAINER = "/report";
+    static final String REPORT_IN_CONTAINER = "/report";
     private static final Duration DOCKER_PING_TIMEOUT = Duration.ofSeconds(3);
 
     @Test
