@@ -1,0 +1,338 @@
+package dev.verbs4j.nvmeof.controller;
+
+import dev.verbs4j.Device;
+import dev.verbs4j.DeviceAttributes;
+import dev.verbs4j.DeviceContext;
+import dev.verbs4j.ProtectionDomain;
+import dev.verbs4j.Provider;
+import dev.verbs4j.cm.CmEvent;
+import dev.verbs4j.cm.CmEventChannel;
+import dev.verbs4j.cm.CmId;
+import dev.verbs4j.cm.ConnectionParameters;
+import dev.verbs4j.cm.PortSpace;
+import dev.verbs4j.nvmeof.wire.CmPrivateData;
+import dev.verbs4j.nvmeof.wire.DiscoveryLog;
+import dev.verbs4j.nvmeof.wire.Nqn;
+
+import java.lang.foreign.MemorySegment;
+import java.net.Inet6Address;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An NVMe-oF RDMA target: an RDMA CM listener, the subsystems it offers, the discovery
+ * subsystem, and every controller and queue hosts have made. One thread drives it through
+ * {@link #doWork(long)}; {@link #start()} runs that thread.
+ */
+public final class Target implements AutoCloseable {
+    /** Controller ids the dynamic model hands out: 1 to 0xFFEF (NVMe-oF 1.1, 3.3). */
+    private static final int MAX_CNTLID = 0xffef;
+
+    private final Provider provider;
+    private final TargetOptions options;
+    private final Map<String, Subsystem> subsystems = new LinkedHashMap<>();
+    private final CmEventChannel channel;
+    private final CmId listener;
+    private final Map<Device, ProtectionDomain> domains = new HashMap<>();
+    private final List<DeviceContext> contexts = new ArrayList<>();
+    private final List<TargetQueue> queues = new ArrayList<>();
+    private final Map<Integer, Controller> controllers = new HashMap<>();
+    private int nextCntlid = 1;
+    private long nowNs;
+    private long discoveryGeneration = 1;
+    private volatile boolean running;
+    private Thread thread;
+    /** Connection requests refused before a queue existed, by reject status. */
+    private final long[] rejects = new long[16];
+
+    public Target(Provider provider, TargetOptions options, List<Subsystem> offered) {
+        this.provider = provider;
+        this.options = options;
+        for (Subsystem s : offered) {
+            if (s.nqn().equals(Nqn.DISCOVERY) || subsystems.putIfAbsent(s.nqn(), s) != null) {
+                throw new IllegalArgumentException("subsystem NQN " + s.nqn() + " is taken");
+            }
+        }
+        this.channel = provider.createCmEventChannel();
+        CmId id = channel.createId(PortSpace.TCP);
+        try {
+            id.bindAddress(options.address());
+            id.listen(64);
+        } catch (RuntimeException e) {
+            id.close();
+            channel.close();
+            throw e;
+        }
+        this.listener = id;
+    }
+
+    public TargetOptions options() {
+        return options;
+    }
+
+    /** The port the listener bound (the options' port, or the one chosen for port 0). */
+    public int port() {
+        return listener.port();
+    }
+
+    /** Starts a thread that drives {@link #doWork} until {@link #close()}. */
+    public synchronized void start() {
+        if (thread != null) {
+            throw new IllegalStateException("already started");
+        }
+        running = true;
+        thread = Thread.ofPlatform().name("nvmeof-target").daemon(true).start(this::run);
+    }
+
+    private void run() {
+        int idle = 0;
+        while (running) {
+            int work = doWork(System.nanoTime());
+            if (work > 0) {
+                idle = 0;
+            } else if (++idle > 200) {
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /**
+     * One step: connection events, then every queue's completions, then keep-alive deadlines.
+     *
+     * @param nowNs the time, against which keep-alive deadlines are checked
+     * @return how much was done (0: nothing was waiting)
+     */
+    public int doWork(long nowNs) {
+        this.nowNs = nowNs;
+        int work = 0;
+        Optional<CmEvent> event;
+        while ((event = channel.nextEvent(Duration.ZERO)).isPresent()) {
+            onEvent(event.get());
+            work++;
+        }
+        for (int i = 0; i < queues.size(); i++) {
+            work += queues.get(i).poll();
+        }
+        for (Controller c : List.copyOf(controllers.values())) {
+            if (c.keepAliveExpired(nowNs)) {
+                dropController(c);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    long nowNs() {
+        return nowNs;
+    }
+
+    private void onEvent(CmEvent event) {
+        switch (event.type()) {
+            case CONNECT_REQUEST -> onConnectRequest(event);
+            case DISCONNECTED, REJECTED, UNREACHABLE, CONNECT_ERROR, DEVICE_REMOVAL -> {
+                if (event.id().attachment() instanceof TargetQueue q) {
+                    dropQueue(q);
+                }
+            }
+            default -> {
+                // ESTABLISHED needs nothing: the receives were posted before the accept.
+            }
+        }
+    }
+
+    private void onConnectRequest(CmEvent event) {
+        CmId id = event.id();
+        CmPrivateData.Request request = CmPrivateData.Request.decode(event.privateData());
+        int refusal = refusal(request);
+        if (refusal != 0) {
+            reject(id, refusal);
+            return;
+        }
+        int depth = request.hsqsize() + 1;
+        ProtectionDomain pd = domain(id.device());
+        DeviceAttributes attributes = pd.context().queryDevice();
+        TargetQueue queue;
+        try {
+            queue = new TargetQueue(this, id, pd, request.qid(), depth, request.qid() == 0 ? 1024 : options.inCapsuleDataBytes(),
+                    options.maxTransferBytes());
+        } catch (RuntimeException e) {
+            reject(id, CmPrivateData.REJECT_NO_RESOURCES);
+            return;
+        }
+        ConnectionParameters asked = event.parameters();
+        int readDepth = Math.min(Math.max(1, asked.responderResources()), attributes.maxQpInitRdAtom());
+        int responder = Math.min(Math.max(1, asked.initiatorDepth()), attributes.maxQpRdAtom());
+        id.attach(queue);
+        queues.add(queue);
+        try {
+            id.accept(new ConnectionParameters().initiatorDepth(readDepth).responderResources(responder)
+                    .rnrRetryCount(7).flowControl(true).privateData(CmPrivateData.accept(depth)));
+        } catch (RuntimeException e) {
+            dropQueue(queue);
+        }
+    }
+
+    /** The reject status for a request, or 0 to accept it (NVMe-oF RDMA binding, 3.1.2). */
+    private int refusal(CmPrivateData.Request request) {
+        if (request == null) {
+            return CmPrivateData.REJECT_INVALID_LENGTH;
+        }
+        if (request.recfmt() != CmPrivateData.RECFMT_1_0) {
+            return CmPrivateData.REJECT_INVALID_RECFMT;
+        }
+        if (request.qid() > options.maxIoQueues()) {
+            return CmPrivateData.REJECT_INVALID_QID;
+        }
+        int maxEntries = request.qid() == 0 ? TargetOptions.ADMIN_QUEUE_ENTRIES : options.maxQueueEntries();
+        if (request.hsqsize() < 1 || request.hsqsize() + 1 > maxEntries) {
+            return CmPrivateData.REJECT_INVALID_HSQSIZE;
+        }
+        if (request.hrqsize() < request.hsqsize() + 1) {
+            return CmPrivateData.REJECT_INVALID_HRQSIZE;
+        }
+        return 0;
+    }
+
+    private void reject(CmId id, int status) {
+        rejects[status & 15]++;
+        try {
+            id.reject(CmPrivateData.reject(status));
+        } finally {
+            id.close();
+        }
+    }
+
+    private ProtectionDomain domain(Device device) {
+        ProtectionDomain pd = domains.get(device);
+        if (pd == null) {
+            DeviceContext ctx = device.open();
+            contexts.add(ctx);
+            pd = ctx.allocatePd();
+            domains.put(device, pd);
+        }
+        return pd;
+    }
+
+    /** Ends a queue; the admin queue's end ends its controller and every queue of it. */
+    void dropQueue(TargetQueue queue) {
+        if (queue.closed()) {
+            return;
+        }
+        queue.close();
+        queues.remove(queue);
+        Controller c = queue.controller;
+        if (c != null) {
+            if (c.queues[queue.qid] == queue) {
+                c.queues[queue.qid] = null;
+            }
+            if (queue.qid == 0) {
+                dropController(c);
+            }
+        }
+    }
+
+    private void dropController(Controller c) {
+        controllers.remove(c.cntlid);
+        for (TargetQueue q : c.queues) {
+            if (q != null) {
+                c.queues[q.qid] = null;
+                dropQueue(q);
+            }
+        }
+    }
+
+    Subsystem subsystem(String nqn) {
+        return subsystems.get(nqn);
+    }
+
+    boolean isDiscovery(String nqn) {
+        return Nqn.DISCOVERY.equals(nqn);
+    }
+
+    String discoveryNqn() {
+        return Nqn.DISCOVERY;
+    }
+
+    Controller controller(int cntlid) {
+        return controllers.get(cntlid);
+    }
+
+    /** A controller with the next free id, or null when every id is taken. */
+    Controller createController(Subsystem subsystem, String hostNqn, byte[] hostId) {
+        for (int tries = 0; tries < MAX_CNTLID; tries++) {
+            int cntlid = nextCntlid;
+            nextCntlid = nextCntlid == MAX_CNTLID ? 1 : nextCntlid + 1;
+            if (!controllers.containsKey(cntlid)) {
+                Controller c = new Controller(cntlid, subsystem, hostNqn, hostId,
+                        subsystem == null ? 0 : options.maxIoQueues(), options.maxQueueEntries());
+                controllers.put(cntlid, c);
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** The discovery log page a host sees: every subsystem it may connect to. */
+    MemorySegment discoveryLog(String hostNqn) {
+        List<Subsystem> visible = new ArrayList<>();
+        for (Subsystem s : subsystems.values()) {
+            if (s.allows(hostNqn)) {
+                visible.add(s);
+            }
+        }
+        MemorySegment log = MemorySegment.ofArray(new byte[DiscoveryLog.HEADER_BYTES + visible.size() * DiscoveryLog.ENTRY_BYTES]);
+        DiscoveryLog.header(log, discoveryGeneration, visible.size());
+        boolean ipv6 = options.address().getAddress() instanceof Inet6Address;
+        String address = options.address().getAddress().getHostAddress();
+        for (int i = 0; i < visible.size(); i++) {
+            DiscoveryLog.entry(log, DiscoveryLog.HEADER_BYTES + (long) i * DiscoveryLog.ENTRY_BYTES,
+                    new DiscoveryLog.Entry(visible.get(i).nqn(), ipv6, address, port(), DiscoveryLog.SUBTYPE_NVM,
+                            TargetOptions.ADMIN_QUEUE_ENTRIES));
+        }
+        return log;
+    }
+
+    /** How many connection requests were refused with {@code status} (a {@link CmPrivateData} reject code). */
+    public long rejected(int status) {
+        return rejects[status & 15];
+    }
+
+    /** Controllers alive now. */
+    public int controllerCount() {
+        return controllers.size();
+    }
+
+    @Override
+    public void close() {
+        Thread t;
+        synchronized (this) {
+            running = false;
+            t = thread;
+        }
+        if (t != null) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (TargetQueue q : List.copyOf(queues)) {
+            dropQueue(q);
+        }
+        listener.close();
+        channel.close();
+        for (ProtectionDomain pd : domains.values()) {
+            pd.close();
+        }
+        for (DeviceContext ctx : contexts) {
+            ctx.close();
+        }
+    }
+}
