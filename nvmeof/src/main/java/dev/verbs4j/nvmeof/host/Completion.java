@@ -31,6 +31,12 @@ public final class Completion {
         return invalidatedLocally;
     }
 
+    /** Copies {@code other} into this one, to keep it past the next poll. */
+    public Completion copyFrom(Completion other) {
+        set(other.commandId, other.status, other.result, other.invalidatedByController, other.invalidatedLocally);
+        return this;
+    }
+
     void set(int commandId, int status, long result, boolean remote, boolean local) {
         this.commandId = commandId;
         this.status = status;

@@ -75,6 +75,7 @@ public final class HostQueue implements AutoCloseable {
     private final int[] free;
     private int freeCount;
     private boolean failed;
+    private String failure;
 
     /**
      * Connects queue {@code qid} of the controller at {@code target}.
@@ -161,6 +162,11 @@ public final class HostQueue implements AutoCloseable {
         return failed;
     }
 
+    /** What failed first, for messages; null while nothing has. */
+    public String failure() {
+        return failure;
+    }
+
     /** Commands submitted and not yet reported by {@link #poll}. */
     public int outstanding() {
         return depth - freeCount;
@@ -228,6 +234,10 @@ public final class HostQueue implements AutoCloseable {
             int slot = (int) wc.wrId();
             long kind = wc.wrId() & KIND_MASK;
             if (wc.status() != WcStatus.SUCCESS) {
+                if (!failed) {
+                    failure = wc.status() + " on " + (kind == KIND_RECEIVE ? "a receive" : kind == KIND_SEND ? "a capsule send"
+                            : kind == KIND_INVALIDATE ? "a local invalidate" : "a key grant") + " of slot " + slot;
+                }
                 failed = true;
                 continue;
             }

@@ -222,9 +222,14 @@ public final class NvmeHost implements AutoCloseable {
         return admin.execute(c, ADMIN_TIMEOUT);
     }
 
-    /** Registered memory for data, aligned to 4 KiB, living until the host closes. */
+    /**
+     * Registered memory for data, living until the host closes. It starts on a 4 KiB page and
+     * the pages it touches are registered whole: a fast registration maps whole pages, and
+     * the soft provider maps only pages that lie in registered memory.
+     */
     public MemorySegment allocateBuffer(long bytes) {
-        return buffers.allocate(bytes, 4096);
+        long pages = (bytes + 4095) & ~4095L;
+        return buffers.allocate(pages, 4096).asSlice(0, bytes);
     }
 
     public ControllerIdentity identity() {
