@@ -41,12 +41,12 @@ final class TargetQueue {
     final int capsuleBytes;
     private final RegisteredArena registered;
     private final Arena plain = Arena.ofShared();
-    private final CompletionQueue cq;
-    final QueuePair qp;
-    private final MemoryRegion receives;
-    private final ReceiveWorkRequest[] receiveRequests;
-    private final CommandSlot[] slots;
-    private final int[] free;
+    private CompletionQueue cq;
+    QueuePair qp;
+    private MemoryRegion receives;
+    private ReceiveWorkRequest[] receiveRequests;
+    private CommandSlot[] slots;
+    private int[] free;
     private int freeCount;
     private final WorkCompletion[] completions = new WorkCompletion[32];
     private int sqHead;
@@ -92,7 +92,7 @@ final class TargetQueue {
                 qp.postRecv(r);
             }
         } catch (RuntimeException e) {
-            releaseMemory();
+            release();
             throw e;
         }
     }
@@ -245,12 +245,17 @@ final class TargetQueue {
             // The peer disconnected first, or the connection never completed.
         }
         id.close();
-        qp.close();
-        cq.close();
-        releaseMemory();
+        release();
     }
 
-    private void releaseMemory() {
+    /** Frees what the constructor made, as far as it got. */
+    private void release() {
+        if (qp != null) {
+            qp.close();
+        }
+        if (cq != null) {
+            cq.close();
+        }
         registered.close();
         plain.close();
     }

@@ -48,16 +48,16 @@ public final class HostQueue implements AutoCloseable {
     final int depth;
     final int inCapsuleBytes;
     private final CmId id;
-    private final CompletionQueue cq;
-    private final QueuePair qp;
-    private final RegisteredArena rings;
-    private final MemoryRegion capsules;
-    private final MemoryRegion responses;
+    private CompletionQueue cq;
+    private QueuePair qp;
+    private RegisteredArena rings;
+    private MemoryRegion capsules;
+    private MemoryRegion responses;
     private final int capsuleBytes;
-    private final BufferKeys keys;
-    private final SendWorkRequest[] sends;
-    private final SendWorkRequest[] invalidations;
-    private final ReceiveWorkRequest[] receives;
+    private BufferKeys keys;
+    private SendWorkRequest[] sends;
+    private SendWorkRequest[] invalidations;
+    private ReceiveWorkRequest[] receives;
     private final Sqe sqe = new Sqe();
     private final Cqe cqe = new Cqe();
     private final WorkCompletion[] completions = new WorkCompletion[32];
@@ -148,6 +148,7 @@ public final class HostQueue implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             id.close();
+            release();
             throw e;
         }
     }
@@ -342,10 +343,23 @@ public final class HostQueue implements AutoCloseable {
             // The controller ended the connection first.
         }
         id.close();
-        qp.close();
-        cq.close();
-        keys.close();
-        rings.close();
+        release();
+    }
+
+    /** Frees what the constructor made, as far as it got. */
+    private void release() {
+        if (qp != null) {
+            qp.close();
+        }
+        if (cq != null) {
+            cq.close();
+        }
+        if (keys != null) {
+            keys.close();
+        }
+        if (rings != null) {
+            rings.close();
+        }
     }
 
 }
