@@ -23,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * An NVMe-oF RDMA target: an RDMA CM listener, the subsystems it offers, the discovery
@@ -77,26 +79,31 @@ public final class Target implements AutoCloseable {
 
     /** The port the listener bound (the options' port, or the one chosen for port 0). */
     public int port() {
-        return listener.port();
+        return listener.localAddress().getPort();
     }
 
     /** Starts a thread that drives {@link #doWork} until {@link #close()}. */
-    public synchronized void start() {
+    public void start() {
+        start(System::nanoTime);
+    }
+
+    /** Starts the thread with the time {@code clock} gives, so that tests can move it. */
+    public synchronized void start(LongSupplier clock) {
         if (thread != null) {
             throw new IllegalStateException("already started");
         }
         running = true;
-        thread = Thread.ofPlatform().name("nvmeof-target").daemon(true).start(this::run);
+        thread = Thread.ofPlatform().name("nvmeof-target").daemon(true).start(() -> run(clock));
     }
 
-    private void run() {
+    private void run(LongSupplier clock) {
         int idle = 0;
         while (running) {
-            int work = doWork(System.nanoTime());
+            int work = doWork(clock.getAsLong());
             if (work > 0) {
                 idle = 0;
             } else if (++idle > 200) {
-                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+                LockSupport.parkNanos(50_000);
             } else {
                 Thread.onSpinWait();
             }
