@@ -34,6 +34,13 @@ import java.util.function.LongSupplier;
 public final class Target implements AutoCloseable {
     /** Controller ids the dynamic model hands out: 1 to 0xFFEF (NVMe-oF 1.1, 3.3). */
     private static final int MAX_CNTLID = 0xffef;
+    /**
+     * What an admin capsule may carry: a Connect's data. The Linux host sends none in admin
+     * capsules (IOCCSZ is for I/O queues), but a host may send the Connect data this way.
+     */
+    private static final int ADMIN_IN_CAPSULE_BYTES = 1024;
+    /** The largest admin transfer: Identify's 4 KiB, a discovery log of 63 entries. */
+    private static final int ADMIN_TRANSFER_BYTES = 64 * 1024;
 
     private final Provider provider;
     private final TargetOptions options;
@@ -167,8 +174,10 @@ public final class Target implements AutoCloseable {
         DeviceAttributes attributes = pd.context().queryDevice();
         TargetQueue queue;
         try {
-            queue = new TargetQueue(this, id, pd, request.qid(), depth, request.qid() == 0 ? 1024 : options.inCapsuleDataBytes(),
-                    options.maxTransferBytes());
+            queue = request.qid() == 0
+                    ? new TargetQueue(this, id, pd, 0, depth, ADMIN_IN_CAPSULE_BYTES, ADMIN_TRANSFER_BYTES)
+                    : new TargetQueue(this, id, pd, request.qid(), depth, options.inCapsuleDataBytes(),
+                            options.maxTransferBytes());
         } catch (RuntimeException e) {
             reject(id, CmPrivateData.REJECT_NO_RESOURCES);
             return;
