@@ -12,6 +12,8 @@ import java.io.IOException;
  */
 final class IoCommands {
     private static final int NSID_ALL = 0xffffffff;
+    /** CDW12 bit 30: the write is durable before it completes (the host sends it when the cache is volatile). */
+    private static final int FORCE_UNIT_ACCESS = 1 << 30;
 
     private IoCommands() {
     }
@@ -70,6 +72,9 @@ final class IoCommands {
                 case Opcodes.IO_WRITE -> ns.write(byteOffset, slot.data, 0, slot.length);
                 case Opcodes.IO_WRITE_ZEROES -> ns.writeZeroes(byteOffset, (long) sqe.blockCount() << ns.blockShift());
                 default -> ns.flush();
+            }
+            if (sqe.opcode() != Opcodes.IO_READ && (sqe.cdw(12) & FORCE_UNIT_ACCESS) != 0) {
+                ns.flush();
             }
         } catch (IOException e) {
             slot.status = NvmeStatus.INTERNAL;

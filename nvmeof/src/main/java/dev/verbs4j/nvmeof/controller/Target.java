@@ -118,7 +118,7 @@ public final class Target implements AutoCloseable {
     }
 
     /**
-     * One step: connection events, then every queue's completions, then keep-alive deadlines.
+     * One step: connection events, keep-alive deadlines, then every queue's completions.
      *
      * @param nowNs the time, against which keep-alive deadlines are checked
      * @return how much was done (0: nothing was waiting)
@@ -131,14 +131,15 @@ public final class Target implements AutoCloseable {
             onEvent(event.get());
             work++;
         }
-        for (int i = 0; i < queues.size(); i++) {
-            work += queues.get(i).poll();
-        }
+        // Deadlines first: a Keep Alive that arrives after its deadline does not revive the controller.
         for (Controller c : List.copyOf(controllers.values())) {
             if (c.keepAliveExpired(nowNs)) {
                 dropController(c);
                 work++;
             }
+        }
+        for (int i = 0; i < queues.size(); i++) {
+            work += queues.get(i).poll();
         }
         return work;
     }
