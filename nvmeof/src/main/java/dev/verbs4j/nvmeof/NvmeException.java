@@ -18,6 +18,11 @@ public final class NvmeException extends RuntimeException {
         this.status = status;
     }
 
+    public NvmeException(int status, String message, Throwable cause) {
+        this(status, message);
+        initCause(cause);
+    }
+
     /** The NVMe status field ({@link NvmeStatus}), or {@link #TRANSPORT}. */
     public int status() {
         return status;

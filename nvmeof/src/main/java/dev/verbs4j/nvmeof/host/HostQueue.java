@@ -10,6 +10,7 @@ import dev.verbs4j.QueuePair;
 import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.RegisteredArena;
 import dev.verbs4j.SendWorkRequest;
+import dev.verbs4j.VerbsException;
 import dev.verbs4j.WcOpcode;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
@@ -28,6 +29,7 @@ import dev.verbs4j.nvmeof.wire.Sqe;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Optional;
 
 /**
  * One NVMe queue on the host side: an RC queue pair connected through the RDMA CM with the
@@ -109,9 +111,9 @@ public final class HostQueue implements AutoCloseable {
         }
         try {
             id.resolveAddress(host.options().source(), host.options().target(), Duration.ofSeconds(2));
-            channel.expect(CmEventType.ADDR_RESOLVED, EVENT_TIMEOUT);
+            expect(channel, CmEventType.ADDR_RESOLVED);
             id.resolveRoute(Duration.ofSeconds(2));
-            channel.expect(CmEventType.ROUTE_RESOLVED, EVENT_TIMEOUT);
+            expect(channel, CmEventType.ROUTE_RESOLVED);
             ProtectionDomain pd = host.domain(id.device());
             this.rings = RegisteredArena.of(pd, EnumSet.of(Access.LOCAL_WRITE));
             this.keys = host.keys(depth);
@@ -137,8 +139,7 @@ public final class HostQueue implements AutoCloseable {
             id.connect(new ConnectionParameters().responderResources(readDepth).initiatorDepth(readDepth)
                     .retryCount(7).rnrRetryCount(7).flowControl(true)
                     .privateData(new CmPrivateData.Request(CmPrivateData.RECFMT_1_0, qid, depth, depth - 1, cntlid).encode()));
-            CmEvent event = channel.nextEvent(EVENT_TIMEOUT)
-                    .orElseThrow(() -> new NvmeException(NvmeException.TRANSPORT, "queue " + qid + ": no answer"));
+            CmEvent event = next(channel);
             if (event.type() == CmEventType.REJECTED) {
                 int reason = CmPrivateData.rejectStatus(event.privateData());
                 throw new NvmeException(NvmeException.TRANSPORT, "queue " + qid + " refused, reject status " + reason);
@@ -149,7 +150,36 @@ public final class HostQueue implements AutoCloseable {
         } catch (RuntimeException e) {
             id.close();
             release();
+            if (e instanceof VerbsException v) {
+                throw new NvmeException(NvmeException.TRANSPORT, "queue " + qid + ": " + v.getMessage(), v);
+            }
             throw e;
+        }
+    }
+
+    /**
+     * The next event of this queue's id. The channel is the host's, shared by its queues:
+     * events of other ids (a refused queue's late DISCONNECTED) are not this queue's business.
+     */
+    private CmEvent next(CmEventChannel channel) {
+        long deadline = System.nanoTime() + EVENT_TIMEOUT.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new NvmeException(NvmeException.TRANSPORT, "queue " + qid + ": no connection event within "
+                        + EVENT_TIMEOUT);
+            }
+            Optional<CmEvent> event = channel.nextEvent(Duration.ofNanos(left));
+            if (event.isPresent() && event.get().id() == id) {
+                return event.get();
+            }
+        }
+    }
+
+    private void expect(CmEventChannel channel, CmEventType type) {
+        CmEvent event = next(channel);
+        if (event.type() != type) {
+            throw new NvmeException(NvmeException.TRANSPORT, "queue " + qid + ": expected " + type + ", got " + event);
         }
     }
 
