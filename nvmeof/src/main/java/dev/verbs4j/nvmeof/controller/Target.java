@@ -51,6 +51,8 @@ public final class Target implements AutoCloseable {
     private final List<DeviceContext> contexts = new ArrayList<>();
     private final List<TargetQueue> queues = new ArrayList<>();
     private final Map<Integer, Controller> controllers = new HashMap<>();
+    /** The controllers again, in a list that a step walks without an iterator. */
+    private final List<Controller> live = new ArrayList<>();
     private int nextCntlid = 1;
     private long nowNs;
     private long discoveryGeneration = 1;
@@ -132,9 +134,9 @@ public final class Target implements AutoCloseable {
             work++;
         }
         // Deadlines first: a Keep Alive that arrives after its deadline does not revive the controller.
-        for (Controller c : List.copyOf(controllers.values())) {
-            if (c.keepAliveExpired(nowNs)) {
-                dropController(c);
+        for (int i = live.size() - 1; i >= 0; i--) {
+            if (i < live.size() && live.get(i).keepAliveExpired(nowNs)) {
+                dropController(live.get(i));
                 work++;
             }
         }
@@ -256,7 +258,10 @@ public final class Target implements AutoCloseable {
     }
 
     private void dropController(Controller c) {
-        controllers.remove(c.cntlid);
+        if (controllers.remove(c.cntlid) == null) {
+            return;
+        }
+        live.remove(c);
         for (TargetQueue q : c.queues) {
             if (q != null) {
                 c.queues[q.qid] = null;
@@ -290,6 +295,7 @@ public final class Target implements AutoCloseable {
                 Controller c = new Controller(cntlid, subsystem, hostNqn, hostId,
                         subsystem == null ? 0 : options.maxIoQueues(), options.maxQueueEntries());
                 controllers.put(cntlid, c);
+                live.add(c);
                 return c;
             }
         }

@@ -44,6 +44,7 @@ final class TargetQueue {
     private CompletionQueue cq;
     QueuePair qp;
     private MemoryRegion receives;
+    private MemorySegment receiveMemory;
     private ReceiveWorkRequest[] receiveRequests;
     private CommandSlot[] slots;
     private int[] free;
@@ -68,6 +69,7 @@ final class TargetQueue {
             this.cq = pd.context().createCq(depth + slotCount * 2 + 1);
             this.qp = pd.createQp(new QpInitAttributes(QpType.RC, cq).capacity(slotCount * 2, depth, 1, 1, 0));
             this.receives = registered.allocateRegion((long) capsuleBytes * depth);
+            this.receiveMemory = receives.memory();
             this.receiveRequests = new ReceiveWorkRequest[depth];
             for (int i = 0; i < depth; i++) {
                 receiveRequests[i] = new ReceiveWorkRequest(1).wrId(KIND_RECEIVE | i)
@@ -125,7 +127,7 @@ final class TargetQueue {
     }
 
     private void onCapsule(int receiveIndex, int bytes) {
-        MemorySegment capsule = receives.memory().asSlice((long) receiveIndex * capsuleBytes, capsuleBytes);
+        long capsule = (long) receiveIndex * capsuleBytes;
         if (bytes < Sqe.BYTES || freeCount == 0) {
             // No command id to answer: the capsule is not a command, or the host sent more than its queue holds.
             malformedCapsules++;
@@ -134,7 +136,7 @@ final class TargetQueue {
         }
         CommandSlot slot = slots[free[--freeCount]];
         slot.reset();
-        MemorySegment.copy(capsule, 0, slot.command, 0, Sqe.BYTES);
+        MemorySegment.copy(receiveMemory, capsule, slot.command, 0, Sqe.BYTES);
         sqHead = (sqHead + 1) % depth;
         int status = prepare(slot, capsule, bytes);
         qp.postRecv(receiveRequests[receiveIndex]);
@@ -151,9 +153,9 @@ final class TargetQueue {
 
     /**
      * Checks the command and its SGL against what this queue can take and copies in-capsule
-     * data into the slot. Returns the status that ends the command now, or success.
+     * data into the slot; the capsule starts {@code capsule} bytes into the receive buffers. Returns the status that ends the command now, or success.
      */
-    private int prepare(CommandSlot slot, MemorySegment capsule, int bytes) {
+    private int prepare(CommandSlot slot, long capsule, int bytes) {
         Sqe sqe = slot.sqe;
         if ((sqe.flags() & Sqe.FLAGS_PSDT_MASK) != Sqe.FLAGS_PSDT_SGL) {
             return NvmeStatus.INVALID_FIELD | NvmeStatus.DNR;
@@ -191,7 +193,7 @@ final class TargetQueue {
             if (slot.direction != CommandSlot.TO_CONTROLLER) {
                 return NvmeStatus.INVALID_FIELD | NvmeStatus.DNR;
             }
-            MemorySegment.copy(capsule, Sqe.BYTES + sqe.sglAddress(), slot.data.segment(), 0, sglLength);
+            MemorySegment.copy(receiveMemory, capsule + Sqe.BYTES + sqe.sglAddress(), slot.data.segment(), 0, sglLength);
         }
         return NvmeStatus.SUCCESS;
     }
