@@ -63,5 +63,4 @@ public final class MemoryNamespace implements Namespace {
     public void close() {
         arena.close();
     }
-
 }

@@ -185,9 +185,12 @@ public final class Target implements AutoCloseable {
             reject(id, CmPrivateData.REJECT_NO_RESOURCES);
             return;
         }
+        // The request's parameters are this side's view, as librdmacm gives them: initiatorDepth
+        // is what the host's responder takes (its RDMA READs in flight are ours), responderResources
+        // the host's own initiator depth (0 for the Linux host, which reads nothing).
         ConnectionParameters asked = event.parameters();
-        int readDepth = Math.min(Math.max(1, asked.responderResources()), attributes.maxQpInitRdAtom());
-        int responder = Math.min(Math.max(1, asked.initiatorDepth()), attributes.maxQpRdAtom());
+        int readDepth = Math.min(Math.max(1, asked.initiatorDepth()), attributes.maxQpInitRdAtom());
+        int responder = Math.min(Math.max(1, asked.responderResources()), attributes.maxQpRdAtom());
         id.attach(queue);
         queues.add(queue);
         try {
