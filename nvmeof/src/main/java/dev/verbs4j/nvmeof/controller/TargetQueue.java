@@ -25,7 +25,8 @@ import java.util.EnumSet;
  * once; data moves by RDMA READ (host to controller) or RDMA WRITE (controller to host)
  * through the host's keyed SGL; the response goes by SEND, with invalidate when the host
  * asked. A host may have {@code depth} commands outstanding; twice as many slots cover the
- * commands whose responses the host has while their SENDs have not completed here.
+ * commands whose responses the host has while their SENDs have not completed here, and a
+ * capsule that finds none free waits in its receive buffer until one is.
  * Every RDMA failure other than a flush ends the queue, as a transport error must.
  */
 final class TargetQueue {
@@ -49,6 +50,11 @@ final class TargetQueue {
     private CommandSlot[] slots;
     private int[] free;
     private int freeCount;
+    /** Capsules that came while every slot was busy, oldest first: receive indices and lengths. */
+    private final int[] waiting;
+    private final int[] waitingBytes;
+    private int waitingHead;
+    private int waitingCount;
     private final WorkCompletion[] completions = new WorkCompletion[32];
     private int sqHead;
     Controller controller;
@@ -64,6 +70,8 @@ final class TargetQueue {
         this.depth = depth;
         this.capsuleBytes = Sqe.BYTES + inCapsuleBytes;
         int slotCount = depth * 2;
+        this.waiting = new int[depth];
+        this.waitingBytes = new int[depth];
         this.registered = RegisteredArena.of(pd, EnumSet.of(Access.LOCAL_WRITE));
         try {
             this.cq = pd.context().createCq(depth + slotCount * 2 + 1);
@@ -127,13 +135,27 @@ final class TargetQueue {
     }
 
     private void onCapsule(int receiveIndex, int bytes) {
-        long capsule = (long) receiveIndex * capsuleBytes;
-        if (bytes < Sqe.BYTES || freeCount == 0) {
-            // No command id to answer: the capsule is not a command, or the host sent more than its queue holds.
+        if (bytes < Sqe.BYTES) {
+            // No command id to answer: the capsule is not a command.
             malformedCapsules++;
             fail();
             return;
         }
+        if (freeCount == 0 || waitingCount > 0) {
+            // Every slot waits for its response's SEND to complete (the host's ACKs may come in
+            // batches). The capsule waits in its receive buffer, which is not posted again until
+            // it is taken: the host, which has it outstanding, cannot send into that buffer.
+            int tail = (waitingHead + waitingCount) % waiting.length;
+            waiting[tail] = receiveIndex;
+            waitingBytes[tail] = bytes;
+            waitingCount++;
+            return;
+        }
+        take(receiveIndex, bytes);
+    }
+
+    private void take(int receiveIndex, int bytes) {
+        long capsule = (long) receiveIndex * capsuleBytes;
         CommandSlot slot = slots[free[--freeCount]];
         slot.reset();
         MemorySegment.copy(receiveMemory, capsule, slot.command, 0, Sqe.BYTES);
@@ -224,6 +246,13 @@ final class TargetQueue {
 
     private void release(CommandSlot slot) {
         free[freeCount++] = slot.index;
+        while (waitingCount > 0 && freeCount > 0 && !closed) {
+            int receiveIndex = waiting[waitingHead];
+            int bytes = waitingBytes[waitingHead];
+            waitingHead = (waitingHead + 1) % waiting.length;
+            waitingCount--;
+            take(receiveIndex, bytes);
+        }
     }
 
     /** Ends the queue for a transport fault: the host sees the connection go. */

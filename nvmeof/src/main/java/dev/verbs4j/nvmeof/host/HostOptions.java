@@ -63,6 +63,11 @@ public record HostOptions(InetSocketAddress source, InetSocketAddress target, St
                 inCapsule);
     }
 
+    public HostOptions withKeepAliveMs(int kato) {
+        return new HostOptions(source, target, subsystemNqn, hostNqn, hostId, ioQueues, queueDepth, kato, keyMethod,
+                inCapsule);
+    }
+
     public HostOptions withKeyMethod(KeyMethod method) {
         return new HostOptions(source, target, subsystemNqn, hostNqn, hostId, ioQueues, queueDepth, keepAliveMs, method,
                 inCapsule);
