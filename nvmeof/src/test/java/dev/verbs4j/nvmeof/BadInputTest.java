@@ -42,6 +42,7 @@ class BadInputTest {
     @AfterAll
     static void stop() {
         bystander.close();
+        assertEquals(0, target.faults(), "every bad input was answered by a check, none by an exception");
         target.close();
     }
 
@@ -147,6 +148,17 @@ class BadInputTest {
             assertEquals(NvmeStatus.LBA_RANGE | NvmeStatus.DNR, statusOf(q, zeroes));
             assertEquals(NvmeStatus.INVALID_NAMESPACE | NvmeStatus.DNR, statusOf(q, Command.read(3, 0, 8, in)));
             q.execute(Command.read(1, 2040, 8, in), WAIT);
+        }
+    }
+
+    @Test
+    void unknownLogPagesAreInvalidLogPage() {
+        try (NvmeHost host = hostA()) {
+            NvmeException e = assertThrows(NvmeException.class, () -> host.getLogPage(Opcodes.LOG_DISCOVERY, 0, 1024));
+            assertEquals(NvmeStatus.INVALID_LOG_PAGE | NvmeStatus.DNR, e.status(),
+                    "the discovery log is the discovery controller's");
+            assertEquals(NvmeStatus.INVALID_LOG_PAGE | NvmeStatus.DNR, assertThrows(NvmeException.class,
+                    () -> host.getLogPage(0x7f, 0, 512)).status());
         }
     }
 

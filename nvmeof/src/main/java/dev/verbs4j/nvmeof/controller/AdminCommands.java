@@ -133,7 +133,8 @@ final class AdminCommands {
         if (controller.discovery() && lid == Opcodes.LOG_DISCOVERY) {
             MemorySegment log = queue.target.discoveryLog(controller.hostNqn);
             out.fill((byte) 0);
-            if (offset < log.byteSize()) {
+            // The offset is unsigned and may name any byte; past the end the page reads as zeroes.
+            if (Long.compareUnsigned(offset, log.byteSize()) < 0) {
                 long n = Math.min(slot.length, log.byteSize() - offset);
                 MemorySegment.copy(log, offset, out, 0, n);
             }

@@ -60,6 +60,8 @@ public final class Target implements AutoCloseable {
     private Thread thread;
     /** Connection requests refused before a queue existed, by reject status. */
     private final long[] rejects = new long[16];
+    /** Queues ended because handling their commands or events threw. */
+    private long faults;
 
     public Target(Provider provider, TargetOptions options, List<Subsystem> offered) {
         this.provider = provider;
@@ -130,7 +132,15 @@ public final class Target implements AutoCloseable {
         int work = 0;
         Optional<CmEvent> event;
         while ((event = channel.nextEvent(Duration.ZERO)).isPresent()) {
-            onEvent(event.get());
+            try {
+                onEvent(event.get());
+            } catch (RuntimeException e) {
+                // One connection's trouble (a peer gone mid-accept) is no one else's.
+                faults++;
+                if (event.get().id().attachment() instanceof TargetQueue q) {
+                    dropQueue(q);
+                }
+            }
             work++;
         }
         // Deadlines first: a Keep Alive that arrives after its deadline does not revive the controller.
@@ -141,7 +151,14 @@ public final class Target implements AutoCloseable {
             }
         }
         for (int i = 0; i < queues.size(); i++) {
-            work += queues.get(i).poll();
+            TargetQueue q = queues.get(i);
+            try {
+                work += q.poll();
+            } catch (RuntimeException e) {
+                // A command the checks let through and the code could not take ends its queue only.
+                faults++;
+                dropQueue(q);
+            }
         }
         return work;
     }
@@ -328,6 +345,11 @@ public final class Target implements AutoCloseable {
     /** How many connection requests were refused with {@code status} (a {@link CmPrivateData} reject code). */
     public long rejected(int status) {
         return rejects[status & 15];
+    }
+
+    /** How many queues were ended because something in their handling threw (0 in a healthy target). */
+    public long faults() {
+        return faults;
     }
 
     /** Controllers alive now. */
