@@ -1,5 +1,6 @@
 package dev.verbs4j.nvmeof;
 
+import dev.verbs4j.VerbsException;
 import dev.verbs4j.nvmeof.host.Command;
 import dev.verbs4j.nvmeof.host.Completion;
 import dev.verbs4j.nvmeof.host.HostOptions;
@@ -85,6 +86,16 @@ public final class HostMain {
         HostOptions options = HostOptions.of(from, new InetSocketAddress(address, port),
                         subsystem == null ? "" : subsystem, hostNqn)
                 .withQueues(queues, depth).withKeyMethod(method).withInCapsule(inCapsule);
+        try {
+            System.exit(run(provider, options, discover, nsid, ioBytes, count, seed) ? 0 : 1);
+        } catch (NvmeException | VerbsException e) {
+            System.err.println("nvmeof host: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    private static boolean run(String provider, HostOptions options, boolean discover, int nsid, int ioBytes,
+                               int count, long seed) {
         if (discover) {
             MemorySegment log = NvmeHost.discover(Arguments.provider(provider), options);
             long records = DiscoveryLog.records(log);
@@ -93,10 +104,10 @@ public final class HostMain {
                 System.out.println("  " + DiscoveryLog.subnqn(log, i) + " at " + DiscoveryLog.address(log, i) + ":"
                         + DiscoveryLog.serviceId(log, i));
             }
-            return;
+            return true;
         }
         try (NvmeHost host = NvmeHost.connect(Arguments.provider(provider), options)) {
-            System.exit(exercise(host, nsid, ioBytes, count, seed) ? 0 : 1);
+            return exercise(host, nsid, ioBytes, count, seed);
         }
     }
 
