@@ -1,0 +1,148 @@
+package dev.verbs4j.nvmeof;
+
+import dev.verbs4j.nvmeof.controller.FileNamespace;
+import dev.verbs4j.nvmeof.controller.MemoryNamespace;
+import dev.verbs4j.nvmeof.controller.Namespace;
+import dev.verbs4j.nvmeof.controller.Subsystem;
+import dev.verbs4j.nvmeof.controller.Target;
+import dev.verbs4j.nvmeof.controller.TargetOptions;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs an NVMe-oF RDMA target until it is killed:
+ * <pre>
+ * TargetMain --address 10.0.0.1 [--port 4420] [--provider soft|ibverbs]
+ *            --subsystem NQN [--allow-host NQN]... --namespace file:PATH:SIZE[:BLOCK] | mem:SIZE[:BLOCK] ...
+ *            [--subsystem NQN ...] [--queue-entries 128] [--in-capsule 4096] [--mdts 5]
+ *            [--io-queues 8] [--no-remote-invalidate]
+ * </pre>
+ * Each {@code --allow-host} and {@code --namespace} belongs to the {@code --subsystem} before
+ * it; a subsystem without {@code --allow-host} takes any host.
+ */
+public final class TargetMain {
+    private TargetMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        String provider = null;
+        String address = null;
+        int port = TargetOptions.DEFAULT_PORT;
+        int entries = 128;
+        int inCapsule = 4096;
+        int mdts = 5;
+        int ioQueues = 8;
+        boolean invalidate = true;
+        List<Subsystem> subsystems = new ArrayList<>();
+        String nqn = null;
+        List<Namespace> namespaces = new ArrayList<>();
+        Set<String> hosts = new LinkedHashSet<>();
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--provider" -> provider = Arguments.value(args, i++);
+                    case "--address" -> address = Arguments.value(args, i++);
+                    case "--port" -> port = Integer.parseInt(Arguments.value(args, i++));
+                    case "--queue-entries" -> entries = Integer.parseInt(Arguments.value(args, i++));
+                    case "--in-capsule" -> inCapsule = (int) Arguments.size(Arguments.value(args, i++));
+                    case "--mdts" -> mdts = Integer.parseInt(Arguments.value(args, i++));
+                    case "--io-queues" -> ioQueues = Integer.parseInt(Arguments.value(args, i++));
+                    case "--no-remote-invalidate" -> invalidate = false;
+                    case "--subsystem" -> {
+                        if (nqn != null) {
+                            subsystems.add(subsystem(nqn, subsystems.size(), namespaces, hosts));
+                        }
+                        nqn = Arguments.value(args, i++);
+                        namespaces = new ArrayList<>();
+                        hosts = new LinkedHashSet<>();
+                    }
+                    case "--allow-host" -> hosts.add(Arguments.value(args, i++));
+                    case "--namespace" -> namespaces.add(namespace(Arguments.value(args, i++)));
+                    case "--help", "-h" -> {
+                        usage();
+                        return;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+                if (nqn == null && (args[i].equals("--namespace") || args[i].equals("--allow-host"))) {
+                    throw new IllegalArgumentException(args[i] + " comes after a --subsystem");
+                }
+            }
+            if (nqn == null || address == null) {
+                throw new IllegalArgumentException("--address and at least one --subsystem are needed");
+            }
+            subsystems.add(subsystem(nqn, subsystems.size(), namespaces, hosts));
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            usage();
+            System.exit(2);
+            return;
+        }
+        TargetOptions options = new TargetOptions(new InetSocketAddress(address, port), entries, inCapsule, mdts,
+                ioQueues, 10, invalidate);
+        Target target = new Target(Arguments.provider(provider), options, subsystems);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+            target.close();
+            stopped.countDown();
+        }));
+        target.start();
+        System.out.println("nvmeof target on " + address + ":" + target.port() + ", " + subsystems.size()
+                + " subsystem(s)");
+        for (Subsystem s : subsystems) {
+            System.out.println("  " + s.nqn() + ": " + s.namespaces().size() + " namespace(s), hosts "
+                    + (s.allowedHosts().isEmpty() ? "any" : s.allowedHosts()));
+        }
+        stopped.await();
+    }
+
+    private static Subsystem subsystem(String nqn, int index, List<Namespace> namespaces, Set<String> hosts) {
+        if (namespaces.isEmpty()) {
+            throw new IllegalArgumentException("subsystem " + nqn + " has no --namespace");
+        }
+        return new Subsystem(nqn, String.format("VERBS4J%08d", index + 1), namespaces, hosts);
+    }
+
+    /** {@code file:PATH:SIZE[:BLOCK]} or {@code mem:SIZE[:BLOCK]}; BLOCK 512 (default) or 4096. */
+    static Namespace namespace(String spec) {
+        String[] parts = spec.split(":");
+        try {
+            if (parts[0].equals("mem") && (parts.length == 2 || parts.length == 3)) {
+                return new MemoryNamespace(Arguments.size(parts[1]), blockShift(parts, 2));
+            }
+            if (parts[0].equals("file") && (parts.length == 3 || parts.length == 4)) {
+                return new FileNamespace(Path.of(parts[1]), Arguments.size(parts[2]), blockShift(parts, 3));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("namespace " + spec, e);
+        }
+        throw new IllegalArgumentException("not a namespace: " + spec + " (file:PATH:SIZE[:BLOCK] or mem:SIZE[:BLOCK])");
+    }
+
+    private static int blockShift(String[] parts, int index) {
+        if (parts.length <= index) {
+            return 9;
+        }
+        long block = Arguments.size(parts[index]);
+        if (block != 512 && block != 4096) {
+            throw new IllegalArgumentException("block size " + block + " is neither 512 nor 4096");
+        }
+        return Long.numberOfTrailingZeros(block);
+    }
+
+    private static void usage() {
+        System.err.println("""
+                usage: TargetMain --address A [--port 4420] [--provider soft|ibverbs]
+                         --subsystem NQN [--allow-host NQN]... --namespace file:PATH:SIZE[:BLOCK]|mem:SIZE[:BLOCK]...
+                         [--subsystem NQN ...] [--queue-entries 128] [--in-capsule 4096] [--mdts 5]
+                         [--io-queues 8] [--no-remote-invalidate]""");
+    }
+}

@@ -1,0 +1,57 @@
+package dev.verbs4j.nvmeof.wire;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The 4096-byte Identify Namespace data structure (CNS 00h) with one LBA format, and the
+ * Namespace Identification Descriptor list (CNS 03h) with its NGUID.
+ *
+ * <pre>
+ * 0 NSZE | 8 NCAP | 16 NUSE | 25 NLBAF (0's based) | 26 FLBAS | 104 NGUID (16)
+ * 128 LBA format 0: 0 MS (2) | 2 LBADS (log2 block size) | 3 RP
+ * </pre>
+ */
+public final class IdentifyNamespace {
+    public static final int BYTES = 4096;
+    public static final int NSZE = 0;
+    public static final int NCAP = 8;
+    public static final int NUSE = 16;
+    public static final int NLBAF = 25;
+    public static final int FLBAS = 26;
+    public static final int NGUID = 104;
+    public static final int LBAF0 = 128;
+    /** Namespace identifier type 2: a 16-byte NGUID. */
+    public static final int NIDT_NGUID = 2;
+
+    private IdentifyNamespace() {
+    }
+
+    public static void write(MemorySegment out, long offset, long blocks, int blockShift, byte[] nguid) {
+        MemorySegment s = out.asSlice(offset, BYTES);
+        s.fill((byte) 0);
+        Le.u64(s, NSZE, blocks);
+        Le.u64(s, NCAP, blocks);
+        Le.u64(s, NUSE, blocks);
+        Le.u8(s, NLBAF, 0);
+        Le.u8(s, FLBAS, 0);
+        MemorySegment.copy(MemorySegment.ofArray(nguid), 0, s, NGUID, 16);
+        Le.u8(s, LBAF0 + 2, blockShift);
+    }
+
+    public static long blocks(MemorySegment s, long offset) {
+        return Le.u64(s, offset + NSZE);
+    }
+
+    public static int blockShift(MemorySegment s, long offset) {
+        int format = Le.u8(s, offset + FLBAS) & 0xf;
+        return Le.u8(s, offset + LBAF0 + format * 4L + 2);
+    }
+
+    public static void writeDescriptors(MemorySegment out, long offset, byte[] nguid) {
+        MemorySegment s = out.asSlice(offset, BYTES);
+        s.fill((byte) 0);
+        Le.u8(s, 0, NIDT_NGUID);
+        Le.u8(s, 1, 16);
+        MemorySegment.copy(MemorySegment.ofArray(nguid), 0, s, 4, 16);
+    }
+}

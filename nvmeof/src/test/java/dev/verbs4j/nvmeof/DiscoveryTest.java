@@ -1,0 +1,56 @@
+package dev.verbs4j.nvmeof;
+
+import dev.verbs4j.nvmeof.controller.Target;
+import dev.verbs4j.nvmeof.host.NvmeHost;
+import dev.verbs4j.nvmeof.wire.DiscoveryLog;
+import dev.verbs4j.nvmeof.wire.Le;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The discovery controller lists the subsystems each host may reach, as {@code nvme discover} reads them. */
+class DiscoveryTest {
+    private static final int PORT = 4423;
+    private static Target target;
+
+    @BeforeAll
+    static void start() {
+        target = Loopback.target(PORT, Loopback.options(PORT));
+    }
+
+    @AfterAll
+    static void stop() {
+        target.close();
+    }
+
+    @Test
+    void discoveryLogListsTheSubsystemsAHostMayReach() {
+        MemorySegment log = NvmeHost.discover(Loopback.soft(), Loopback.host(Loopback.HOST_A, Loopback.HOST_A_ADDRESS, PORT));
+        assertEquals(2, DiscoveryLog.records(log));
+        Set<String> nqns = new HashSet<>();
+        for (int i = 0; i < 2; i++) {
+            nqns.add(DiscoveryLog.subnqn(log, i));
+            assertEquals("127.0.0.1", DiscoveryLog.address(log, i));
+            assertEquals(Integer.toString(PORT), DiscoveryLog.serviceId(log, i));
+            long entry = DiscoveryLog.HEADER_BYTES + i * (long) DiscoveryLog.ENTRY_BYTES;
+            assertEquals(DiscoveryLog.TRTYPE_RDMA, Le.u8(log, entry + DiscoveryLog.TRTYPE));
+            assertEquals(DiscoveryLog.ADRFAM_IPV4, Le.u8(log, entry + DiscoveryLog.ADRFAM));
+            assertEquals(DiscoveryLog.SUBTYPE_NVM, Le.u8(log, entry + DiscoveryLog.SUBTYPE));
+            assertEquals(DiscoveryLog.CMS_RDMA_CM, Le.u8(log, entry + DiscoveryLog.TSAS + 2));
+        }
+        assertEquals(Set.of(Loopback.SUBSYSTEM, Loopback.OTHER_SUBSYSTEM), nqns);
+    }
+
+    @Test
+    void aHostNotAllowedSeesOnlyOpenSubsystems() {
+        MemorySegment log = NvmeHost.discover(Loopback.soft(), Loopback.host(Loopback.STRANGER, Loopback.HOST_B_ADDRESS, PORT));
+        assertEquals(1, DiscoveryLog.records(log));
+        assertEquals(Loopback.OTHER_SUBSYSTEM, DiscoveryLog.subnqn(log, 0));
+    }
+}

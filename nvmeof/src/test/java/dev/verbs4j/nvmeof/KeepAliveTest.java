@@ -1,0 +1,43 @@
+package dev.verbs4j.nvmeof;
+
+import dev.verbs4j.nvmeof.controller.Target;
+import dev.verbs4j.nvmeof.host.Command;
+import dev.verbs4j.nvmeof.host.HostOptions;
+import dev.verbs4j.nvmeof.host.NvmeHost;
+import dev.verbs4j.nvmeof.wire.Opcodes;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Keep-alive deadlines against a clock the test moves: no sleeping. */
+class KeepAliveTest {
+    private static final int PORT = 4425;
+
+    @Test
+    void controllerEndsWhenKeepAliveLapses() {
+        AtomicLong clock = new AtomicLong();
+        Target target = new Target(Loopback.soft(), Loopback.options(PORT), Loopback.subsystems());
+        target.start(clock::get);
+        HostOptions options = Loopback.host(Loopback.HOST_A, Loopback.HOST_A_ADDRESS, PORT);
+        try (target; NvmeHost host = NvmeHost.connect(Loopback.soft(), options)) {
+            assertEquals(1, target.controllerCount());
+            clock.addAndGet(4_000_000_000L);
+            host.admin(new Command().opcode(Opcodes.ADMIN_KEEP_ALIVE));
+            clock.addAndGet(4_000_000_000L);
+            host.admin(new Command().opcode(Opcodes.ADMIN_KEEP_ALIVE));
+            assertEquals(1, target.controllerCount(), "keep-alives 4 s apart hold a 5 s KATO");
+            clock.addAndGet(6_000_000_000L);
+            long giveUp = System.nanoTime() + 10_000_000_000L;
+            while (target.controllerCount() != 0 && System.nanoTime() - giveUp < 0) {
+                Thread.onSpinWait();
+            }
+            assertThrows(NvmeException.class,
+                    () -> host.adminQueue().execute(new Command().opcode(Opcodes.ADMIN_KEEP_ALIVE), Duration.ofSeconds(5)));
+            assertEquals(0, target.controllerCount());
+        }
+    }
+}
