@@ -186,6 +186,9 @@ class BadInputTest {
             assertThrows(NvmeException.class, () -> host.connectIoQueue(target.options().maxIoQueues() + 1));
             assertEquals(before + 1, target.rejected(CmPrivateData.REJECT_INVALID_QID),
                     "a qid past every controller's limit is refused at the CM with the binding's INVALID_QID");
+            assertEquals(NvmeStatus.COMMAND_SEQUENCE_ERROR | NvmeStatus.DNR,
+                    assertThrows(NvmeException.class, () -> host.connectIoQueue(2)).status(),
+                    "a second queue 2 of the same controller");
             MemorySegment in = host.allocateBuffer(512);
             host.ioQueue(2).execute(Command.read(1, 0, 1, in), WAIT);
         }

@@ -108,7 +108,8 @@ final class FabricsCommands {
                 return;
             }
             if (controller.queues[qid] != null) {
-                fail(slot, NvmeStatus.CONNECT_CONTROLLER_BUSY, Connect.invalidCommandField(Connect.QID));
+                // The queue exists already: a Connect out of sequence, as the Linux target answers it.
+                fail(slot, NvmeStatus.COMMAND_SEQUENCE_ERROR, Connect.invalidCommandField(Connect.QID));
                 return;
             }
         }
