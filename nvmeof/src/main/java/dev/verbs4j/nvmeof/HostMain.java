@@ -88,7 +88,7 @@ public final class HostMain {
                 .withQueues(queues, depth).withKeyMethod(method).withInCapsule(inCapsule);
         try {
             System.exit(run(provider, options, discover, nsid, ioBytes, count, seed) ? 0 : 1);
-        } catch (NvmeException | VerbsException e) {
+        } catch (NvmeException | VerbsException | IllegalArgumentException e) {
             System.err.println("nvmeof host: " + e.getMessage());
             System.exit(1);
         }
@@ -115,11 +115,15 @@ public final class HostMain {
     private static boolean exercise(NvmeHost host, int nsid, int ioBytes, int count, long seed) {
         NamespaceInfo ns = host.namespaces().stream().filter(n -> n.nsid() == nsid).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no namespace " + nsid));
+        if (ns.blockShift() < 9 || ioBytes % ns.blockBytes() != 0) {
+            throw new IllegalArgumentException("namespace " + nsid + " has blocks of " + ns.blockBytes()
+                    + " bytes: not a block device's, or not a divisor of " + ioBytes);
+        }
         int blocks = ioBytes >>> ns.blockShift();
         long fits = ns.blocks() / blocks;
         int total = (int) Math.min(count, fits);
         System.out.printf("controller %d (%s), %d I/O queue(s), keys by %s; namespace %d: %d blocks of %d bytes%n",
-                host.cntlid(), host.identity().model(), host.grantedIoQueues(), host.keyMethod(), nsid, ns.blocks(),
+                host.cntlid(), host.identity().model(), host.ioQueueCount(), host.keyMethod(), nsid, ns.blocks(),
                 ns.blockBytes());
         MemorySegment[] out = new MemorySegment[total];
         MemorySegment[] in = new MemorySegment[total];
@@ -152,7 +156,7 @@ public final class HostMain {
     }
 
     private static void run(NvmeHost host, Command[] commands, int[] tally) {
-        int queues = host.grantedIoQueues();
+        int queues = host.ioQueueCount();
         Completion[] batch = new Completion[16];
         for (int i = 0; i < batch.length; i++) {
             batch[i] = new Completion();

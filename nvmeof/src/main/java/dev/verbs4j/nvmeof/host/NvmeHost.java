@@ -240,8 +240,17 @@ public final class NvmeHost implements AutoCloseable {
         return cntlid;
     }
 
+    /**
+     * The I/O queues the controller granted (Set Features, Number of Queues), which may be
+     * more than were asked for: the Linux target grants all it has.
+     */
     public int grantedIoQueues() {
         return grantedIoQueues;
+    }
+
+    /** The I/O queues connected: the options' count, or fewer when fewer were granted. */
+    public int ioQueueCount() {
+        return ioQueues.size();
     }
 
     public KeyMethod keyMethod() {
