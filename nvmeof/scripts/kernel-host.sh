@@ -11,25 +11,10 @@
 # 8 MiB written and read back with O_DIRECT on both namespaces, flush, disconnect.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-cp=nvmeof/target/classes:$(cat nvmeof/target/vm-classpath.txt)
-java=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
+source nvmeof/scripts/checks.sh
 nqn=nqn.2026-01.dev.verbs4j:vm
 hostid=5e7a0c1e-0000-4000-8000-000000000001
 hostnqn=nqn.2014-08.org.nvmexpress:uuid:$hostid
-work=$(mktemp -d)
-passed=0
-failed=0
-check() { # name command...
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name"
-        failed=$((failed + 1))
-    fi
-}
 
 ip netns exec peer "$java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 \
     -Dverbs4j.soft.devices=p0=10.9.0.2 -cp "$cp" dev.verbs4j.nvmeof.TargetMain --provider soft \
@@ -107,5 +92,4 @@ fi
 dmesg | grep -i nvme | tail -20
 kill "$target" 2>/dev/null
 wait "$target" 2>/dev/null
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+checks_end

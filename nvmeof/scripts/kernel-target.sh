@@ -11,23 +11,8 @@
 # provider has (fast registration, type 2 windows, region keys), keyed and in capsule.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-cp=nvmeof/target/classes:$(cat nvmeof/target/vm-classpath.txt)
-java=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
+source nvmeof/scripts/checks.sh
 nqn=nqn.2026-01.dev.verbs4j:kernel-target
-work=$(mktemp -d)
-passed=0
-failed=0
-check() { # name command...
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name"
-        failed=$((failed + 1))
-    fi
-}
 
 modprobe nvmet_rdma || { echo "no nvmet_rdma module"; exit 1; }
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
@@ -65,5 +50,4 @@ check "type 2 windows" host --subsystem "$nqn" --depth 16 --io-bytes 8K --count 
 check "region keys, nothing in capsule" \
     host --subsystem "$nqn" --depth 16 --io-bytes 8K --count 128 --seed 4 --key-method region --no-in-capsule
 dmesg | grep -i nvmet | tail -20
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+checks_end
