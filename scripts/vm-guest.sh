@@ -227,6 +227,7 @@ for test in read_lat atomic_write_lat flush_lat; do
     port=$((port + 1))
 done
 bash scripts/vm-guest-perftest.sh
+bash kernel/reproducers/run.sh "$out/reproducers.tsv"
 
 # Whatever ran above, the kernel must not have faulted: an oops kills the thread that made the
 # call (a JVM may go on without it) and may have written where it should not.

@@ -4,6 +4,8 @@
  * complete it with WR_FLUSH_ERR: the queue pair enters the error state before
  * the failing request completes, and the flush overwrites its status. 6.1
  * answers MW_BIND_ERR.
+ *
+ * Finding: memwindow/WindowBindErrorTest#windowCannotReachPastRegionEnd
  */
 #include "repro.h"
 

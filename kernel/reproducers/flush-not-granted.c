@@ -5,6 +5,8 @@
  * the right on the queue pair and on the key; NAK remote access error).
  * rxe's check of the queue pair's access takes such a FLUSH for an opcode the
  * queue pair does not support and NAKs it as an invalid request.
+ *
+ * Finding: flush/FlushPlacementTest#flushOfPlacementTheQueuePairDoesNotGrantIsRemoteAccessError
  */
 #include "repro.h"
 

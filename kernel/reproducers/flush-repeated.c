@@ -5,6 +5,8 @@
  * lost. rxe keeps no PSN in the responder resource of a FLUSH, finds none for
  * the repeated one and drops it. Sends one FLUSH twice at the same PSN (with
  * whichever ICRC rxe takes, see flush-icrc) and counts the answers.
+ *
+ * Finding: wire/RepeatedRequest#flushIsAnsweredAgain
  */
 #define _GNU_SOURCE
 #include "repro.h"

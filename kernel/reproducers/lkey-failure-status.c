@@ -4,6 +4,8 @@
  * later complete it with WR_FLUSH_ERR: the requester moves the queue pair to
  * the error state before it completes the failing request, whose status is
  * then lost to the flush; 6.1 says LOC_QP_OP_ERR.
+ *
+ * Finding: errors/LocalProtectionTest#unknownLkeyIsLocalProtectionError
  */
 #include "repro.h"
 

@@ -5,6 +5,8 @@
  * region instead, so a WRITE to bytes of the region outside the window
  * succeeds. Here: a 4 KiB region, a type 1 window over bytes 1024..2047 of
  * it, and an RDMA WRITE of 8 bytes through the window at byte 512.
+ *
+ * Finding: access/RemoteAccessMatrixTest#write.mw1.firstByteBeforeWindow
  */
 #include "repro.h"
 

@@ -7,6 +7,8 @@
  * queue, panics. A SEND_WITH_INV naming such a window does the same from a
  * remote peer. Runs only with --allow-panic; without it prints a skip line
  * and exits 77.
+ *
+ * Finding: - (the ibverbs provider refuses such a LOCAL_INV; see docs/kernel-findings.md)
  */
 #include "repro.h"
 

@@ -3,6 +3,8 @@
  * (IBTA 9.4.x placement; ODP changes when pages are mapped, not where data
  * goes). rxe's ODP copy drops the offset inside the page: 64 bytes written at
  * byte 512 of a page land at byte 0 of it.
+ *
+ * Finding: odp/OdpTrafficTest#writeInsidePageLandsAtItsOffset
  */
 #include "repro.h"
 

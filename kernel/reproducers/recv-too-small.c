@@ -4,6 +4,8 @@
  * LOC_LEN_ERR, the sender REM_INV_REQ_ERR). rxe's copy reports the overflow
  * as EINVAL, which its responder maps to a remote operational error
  * (REM_OP_ERR at the sender).
+ *
+ * Finding: errors/ReceiveLengthTest#receiveTooSmallFailsBothSides
  */
 #include "repro.h"
 

@@ -40,6 +40,7 @@ for pid in "${pids[@]}"; do
 done
 [ "${1:-}" != --build ] || exit 0
 
+start=$SECONDS
 mkdir -p "$(dirname "$out")"
 : > "$out"
 for src in "$here"/*.c; do
@@ -53,4 +54,5 @@ for src in "$here"/*.c; do
     printf '%s\t%s\t%s\n' "$name" "$status" "$line" >> "$out"
     echo "$line"
 done
+echo "== reproducers on kernel $(uname -r) took $(( SECONDS - start )) s"
 exit 0

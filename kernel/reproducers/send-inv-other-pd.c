@@ -4,6 +4,8 @@
  * its protection domain; the receive completes in error and the sender gets
  * an invalid request NAK). rxe_invalidate_mw compares no protection domain:
  * a peer invalidates a type 2 window of another domain of the responder's.
+ *
+ * Finding: access/RemoteAccessMatrixTest#sendInv.mw2.keyOfAnotherPd
  */
 #include "repro.h"
 

@@ -5,6 +5,8 @@
  * IBV_QP_EX_WITH_LOCAL_INV with EOPNOTSUPP, while it takes BIND_MW and
  * SEND_WITH_INV for UC. This is the user-space provider's check, not the
  * kernel's.
+ *
+ * Finding: base/QueuePairCreationTest#ucQueuePairStartsInResetAndTakesInit
  */
 #include "repro.h"
 

@@ -4,6 +4,8 @@
  * completion say that an invalidation took place). rxe copies the kernel's
  * IB_WC_WITH_INVALIDATE (bit 2) into the user CQE, where bit 2 reads as
  * IBV_WC_IP_CSUM_OK.
+ *
+ * Finding: memwindow/Type2WindowTest#sendWithInvalidateRevokesWindowAndReportsRkey
  */
 #include "repro.h"
 

@@ -5,6 +5,8 @@
  * "protection error on local data buffer during processing of an RDMA Write
  * with Immediate"); REM_ACCESS_ERR is the requester's. rxe completes the
  * receive with REM_ACCESS_ERR.
+ *
+ * Finding: access/RemoteAccessMatrixTest#writeImm.mr.unknownKey
  */
 #include "repro.h"
 
