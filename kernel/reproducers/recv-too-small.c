@@ -3,7 +3,7 @@
  * responder NAKs it as such (IBTA 9.7.5.2.4, 9.7.6.1.3; the receive completes
  * LOC_LEN_ERR, the sender REM_INV_REQ_ERR). rxe's copy reports the overflow
  * as EINVAL, which its responder maps to a remote operational error
- * (REM_OP_ERR at the sender).
+ * (REM_OP_ERR at the sender, LOC_QP_OP_ERR for the receive).
  *
  * Finding: errors/ReceiveLengthTest#receiveTooSmallFailsBothSides
  */
@@ -30,5 +30,9 @@ int main(void)
 	if (wc.status != IBV_WC_REM_INV_REQ_ERR)
 		defect("a 128-byte SEND to a 64-byte receive completed %s at the sender, "
 		       "not REM_INV_REQ_ERR", ibv_wc_status_str(wc.status));
-	ok("a 128-byte SEND to a 64-byte receive: REM_INV_REQ_ERR");
+	wait_wc(b.cq, 1, &wc, 3000, "the receive");
+	if (wc.status != IBV_WC_LOC_LEN_ERR)
+		defect("a 64-byte receive given 128 bytes completed %s, not LOC_LEN_ERR",
+		       ibv_wc_status_str(wc.status));
+	ok("a 128-byte SEND to a 64-byte receive: REM_INV_REQ_ERR, the receive LOC_LEN_ERR");
 }
