@@ -50,9 +50,13 @@ patches_series() {
     ls "$PATCHES_DIR"/[0-9][0-9][0-9][0-9]-*.patch
 }
 
-# A digest of the series (its patches' contents), naming what is built from it.
+# A digest of the series' code (each patch from its first "diff --git" on, so that a
+# reworded message or a renumbering names the same build), naming what is built from it.
 patches_digest() {
-    cat $(patches_series) | sha256sum | cut -c1-16
+    local p
+    for p in $(patches_series); do
+        sed -n '/^diff --git/,$p' "$p"
+    done | sha256sum | cut -c1-16
 }
 
 # Copies the source's drivers/infiniband/sw/rxe to $1 and applies the series there.
