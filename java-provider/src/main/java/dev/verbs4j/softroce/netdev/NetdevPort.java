@@ -57,20 +57,19 @@ public final class NetdevPort implements PortWatch {
     }
 
     /**
-     * Reads the interface now, as the device starts: no events for what it finds.
+     * Reads the interface now, as the device starts: no events for what it finds. The first
+     * {@link #poll} sets the time of the next read: the device takes no clock of its own.
      *
      * @return the addresses the device may bind, by GID index (null where the entry is empty
      *         or the interface lacks the address, as it lacks the default GID without IPv6)
      * @throws IOException when the interface cannot be read or does not exist
      */
-    public InetAddress[] start(long nowNs) throws IOException {
+    public InetAddress[] start() throws IOException {
         Optional<NetdevSnapshot> s = reader.read(netdev);
         if (s.isEmpty()) {
             throw new IOException("no network interface " + netdev);
         }
         apply(s.get(), false);
-        polled = true;
-        dueNs = nowNs + POLL_INTERVAL_NS;
         return bound.clone();
     }
 
@@ -81,7 +80,12 @@ public final class NetdevPort implements PortWatch {
 
     @Override
     public int poll(long nowNs) {
-        if (polled && nowNs - dueNs < 0) {
+        if (!polled) {
+            polled = true;
+            dueNs = nowNs + POLL_INTERVAL_NS;
+            return 0;
+        }
+        if (nowNs - dueNs < 0) {
             return 0;
         }
         dueNs = nowNs + POLL_INTERVAL_NS;
@@ -91,10 +95,7 @@ public final class NetdevPort implements PortWatch {
         } catch (IOException | RuntimeException e) {
             s = Optional.empty(); // unreadable, or gone mid-read: as an interface without link or addresses
         }
-        int changes = apply(s.orElseGet(() -> new NetdevSnapshot(netdev, index, null, 0, false, false, List.of(), List.of())),
-                polled);
-        polled = true;
-        return changes;
+        return apply(s.orElseGet(() -> new NetdevSnapshot(netdev, index, null, 0, false, false, List.of(), List.of())), true);
     }
 
     private int apply(NetdevSnapshot s, boolean announce) {
