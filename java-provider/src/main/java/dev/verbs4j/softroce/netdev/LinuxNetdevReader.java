@@ -107,7 +107,7 @@ public final class LinuxNetdevReader implements NetdevReader {
         return out;
     }
 
-    /** A 6-byte hardware address in {@code aa:bb:cc:dd:ee:ff} form; null for none or another length. */
+    /** A 6-byte hardware address in {@code aa:bb:cc:dd:ee:ff} form; null for none, all zeros (loopback) or another length. */
     static byte[] mac(String text) {
         if (text == null) {
             return null;
@@ -120,7 +120,7 @@ public final class LinuxNetdevReader implements NetdevReader {
         for (int i = 0; i < 6; i++) {
             mac[i] = (byte) Integer.parseInt(parts[i], 16);
         }
-        return mac;
+        return java.util.Arrays.equals(mac, new byte[6]) ? null : mac;
     }
 
     private static String text(Path file) throws IOException {

@@ -66,6 +66,8 @@ class LinuxNetdevReaderTest {
         assertFalse(s.running());
         assertFalse(s.active());
         assertTrue(r.read("veth9").isEmpty());
+        Files.writeString(veth1.resolve("address"), "00:00:00:00:00:00\n");
+        assertEquals(null, r.read("veth1").orElseThrow().mac(), "loopback's all-zero address is none: no default GID");
         assertTrue(r.read("../veth1").isEmpty());
     }
 }
