@@ -3,6 +3,7 @@
 # (soft0=netdev:veth1, in namespace 'peer') against the kernel's rxe on the same interface.
 # rxe0 is on veth0 in the root namespace and owns UDP 4791 there; veth1 (10.9.0.2) gets IPv6
 # with a global address (fd00:9::2) first.
+# veth1 gets a second IPv4 address (10.9.1.2) for the run.
 #  1. a kernel rxe on veth1 inside namespace peer (rxe1): its GID table, as ibv_devinfo -v
 #     prints it, is the reference; rxe1 is deleted before the soft device binds;
 #  2. the soft device's table (verbs4j devices) equals it, index for index;
@@ -42,6 +43,8 @@ gid_lines() { # the GID lines of ibv_devinfo -v (or verbs4j devices) output $1, 
 
 ipv6_on || echo "IPv6 on the veth pair did not settle"
 ip netns exec peer ip link set veth1 mtu 1500
+# A second IPv4 address: the order of two is the kernel's list's, which the table keeps.
+ip netns exec peer ip addr add 10.9.1.2/24 dev veth1
 
 # 1. The kernel's table for an rxe on veth1, in the namespace that holds veth1 (rxe has made
 # its sockets per network namespace since Linux 5.x; 7.3 allows it).
@@ -141,7 +144,8 @@ check up-gives-port-active saw "^soft0 event PORT_ACTIVE 1"
 batch_wait "$watch" 30
 batch_close
 unset JAVA_TOOL_OPTIONS
-# As the other steps found it: veth1 up at MTU 1500 with fd00:9::2.
+# As the other steps found it: veth1 up at MTU 1500 with fd00:9::2, without 10.9.1.2.
+ip netns exec peer ip addr del 10.9.1.2/24 dev veth1
 ip netns exec peer ip addr add fd00:9::2/64 dev veth1 nodad 2>/dev/null
 ipv6_on > /dev/null 2>&1
 

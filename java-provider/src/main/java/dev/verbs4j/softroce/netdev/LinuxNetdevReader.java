@@ -89,6 +89,11 @@ public final class LinuxNetdevReader implements NetdevReader {
         return out;
     }
 
+    /**
+     * The interface's IPv4 addresses in the kernel's order (its list of them, which {@code ip
+     * addr} shows and the RoCE GID cache walks). The JDK builds its list by putting each
+     * address it is given in front, so it holds them last first: it is turned back here.
+     */
     private static List<Inet4Address> ipv4Of(String name) {
         List<Inet4Address> out = new ArrayList<>();
         try {
@@ -97,7 +102,7 @@ public final class LinuxNetdevReader implements NetdevReader {
                 for (InterfaceAddress a : nic.getInterfaceAddresses()) {
                     InetAddress ip = a.getAddress();
                     if (ip instanceof Inet4Address four) {
-                        out.add(four);
+                        out.addFirst(four);
                     }
                 }
             }
