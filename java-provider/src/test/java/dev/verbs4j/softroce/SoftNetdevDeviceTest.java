@@ -125,4 +125,60 @@ class SoftNetdevDeviceTest {
             }
         }
     }
+
+    @Test
+    void udDatagramsGoToEachKindOfGidAndCarryTheSourceInTheirGrh() {
+        SoftDevice other = peer();
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+             DeviceContext ca = device.open(); DeviceContext cb = other.open()) {
+            dev.verbs4j.ProtectionDomain pa = ca.allocatePd();
+            dev.verbs4j.ProtectionDomain pb = cb.allocatePd();
+            dev.verbs4j.CompletionQueue qa = ca.createCq(8);
+            dev.verbs4j.CompletionQueue qb = cb.createCq(8);
+            dev.verbs4j.QueuePair ua = pa.createQp(new dev.verbs4j.QpInitAttributes(dev.verbs4j.QpType.UD, qa));
+            dev.verbs4j.QueuePair ub = pb.createQp(new dev.verbs4j.QpInitAttributes(dev.verbs4j.QpType.UD, qb));
+            for (dev.verbs4j.QueuePair q : new dev.verbs4j.QueuePair[] {ua, ub}) {
+                q.modify(new dev.verbs4j.QpAttributes().state(dev.verbs4j.QpState.INIT).pkeyIndex(0).port(1).qkey(0x11111111));
+                q.modify(new dev.verbs4j.QpAttributes().state(dev.verbs4j.QpState.RTR));
+                q.modify(new dev.verbs4j.QpAttributes().state(dev.verbs4j.QpState.RTS).sqPsn(0));
+            }
+            java.lang.foreign.MemorySegment sa = arena.allocate(64);
+            java.lang.foreign.MemorySegment sb = arena.allocate(40 + 64);
+            dev.verbs4j.MemoryRegion ma = pa.registerMemory(sa, EnumSet.of(Access.LOCAL_WRITE));
+            dev.verbs4j.MemoryRegion mb = pb.registerMemory(sb, EnumSet.of(Access.LOCAL_WRITE));
+            for (int gid = 0; gid < 3; gid++) {
+                dev.verbs4j.AddressHandle ah = pa.createAh(new dev.verbs4j.AddressHandleAttributes(cb.queryGid(1, gid), gid, 1, 64, 0, 0, 0));
+                ub.postRecv(new ReceiveWorkRequest().wrId(gid).buffer(mb, 0, 40 + 64));
+                ua.postSend(new SendWorkRequest().wrId(gid).signaled(true).buffer(ma, 0, 64).ud(ah, ub.qpn(), 0x11111111).send());
+                dev.verbs4j.WorkCompletion[] wc = {new dev.verbs4j.WorkCompletion()};
+                long end = System.nanoTime() + 5_000_000_000L;
+                while (qb.poll(wc) == 0 && System.nanoTime() < end) {
+                    step(device, other);
+                }
+                assertEquals(WcStatus.SUCCESS, wc[0].status(), "GID " + gid);
+                assertEquals(gid, wc[0].wrId());
+                // The source address in the GRH area: an IPv6 header's at 8, an IPv4 header's at 20 + 12.
+                byte[] expected = ca.queryGid(1, gid).toBytes();
+                if (gid == 1) {
+                    assertEquals(java.util.List.of(10, 1, 0, 1), java.util.List.of(sb.get(ValueLayout.JAVA_BYTE, 32) & 0xff,
+                            sb.get(ValueLayout.JAVA_BYTE, 33) & 0xff, sb.get(ValueLayout.JAVA_BYTE, 34) & 0xff,
+                            sb.get(ValueLayout.JAVA_BYTE, 35) & 0xff));
+                } else {
+                    assertEquals(Gid.fromBytes(expected), Gid.fromBytes(sb.asSlice(8, 16).toArray(ValueLayout.JAVA_BYTE)), "GID " + gid);
+                }
+                while (qa.poll(wc) == 0 && System.nanoTime() < end) {
+                    step(device, other);
+                }
+                ah.close();
+            }
+            ua.close();
+            ub.close();
+            ma.close();
+            mb.close();
+            qa.close();
+            qb.close();
+            pa.close();
+            pb.close();
+        }
+    }
 }
