@@ -542,6 +542,21 @@ def judge_kernel_columns(columns, problems):
                             % (release, kernel_label(release), release))
 
 
+def judge_netdev(column_lines, problems):
+    """scripts/vm-guest-netdev.sh's checks (target/vm/netdev.txt): a FAIL line, or no file, fails the run."""
+    lines = read_lines(os.path.join(VM, "netdev.txt"))
+    if not lines:
+        problems.append("no target/vm/netdev.txt: the soft device on an interface was not checked")
+        return 0
+    ok = [l for l in lines if l.startswith("ok ")]
+    failed = [l[len("FAIL"):].strip() for l in lines if l.startswith("FAIL")]
+    for name in failed:
+        problems.append("soft device on an interface: %s failed (logs in target/vm/netdev)" % name)
+    column_lines.append("netdev: %d passed, %d failed" % (len(ok), len(failed)))
+    print("soft device on an interface: %d checks passed, %d failed" % (len(ok), len(failed)))
+    return len(ok)
+
+
 def judge_c_tools(lists, problems):
     """The c-tools column: every target/vm/c-tools*.tsv line (case id, pass|fail|skip, detail)
     becomes a case of conformance-tests/target/conformance/c-tools.json. The C programs drive
@@ -735,8 +750,9 @@ def main():
                         % (len(faults), faults[0]))
     fuzz_passed = judge_fuzzer(column_lines, problems)
     cm_passed = judge_connection_manager(column_lines, problems)
+    netdev_passed = judge_netdev(column_lines, problems)
 
-    passed += interop_passed + fuzz_passed + cm_passed
+    passed += interop_passed + fuzz_passed + cm_passed + netdev_passed
     print("kernel rxe VM, all columns: %d passed, %d failed, %d skipped, %d findings"
           % (passed, len(problems), skipped, findings))
     with open(os.path.join(VM, "summary.env"), "w") as f:
