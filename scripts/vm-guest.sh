@@ -159,6 +159,12 @@ echo "== connection-manager pairings took $(( SECONDS - start )) s"
 # either IP version and which the IPv4 columns run whole; the link-local columns run the base
 # verbs (RC, UC and UD traffic). The connection manager cannot bind a link-local address
 # without its interface, so the cm family skips there with that reason.
+# A soft device made on veth1 itself (netdev:veth1), against the kernel's rxe on the same
+# interface: the same GID table, GID 0 pairing with rxe0, the MTU and the port's events.
+step "a soft device on veth1 (netdev:veth1) against the kernel's rxe on it"
+bash scripts/vm-guest-netdev.sh > "$out/netdev.log" 2>&1
+tail -n 16 "$out/netdev.log"
+
 step "IPv6 on the veth pair"
 if ipv6_on; then
     soft_ll=$(link_local veth1 peer)
