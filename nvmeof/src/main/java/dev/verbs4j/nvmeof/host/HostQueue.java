@@ -119,7 +119,7 @@ public final class HostQueue implements AutoCloseable {
             this.keys = host.keys(depth);
             this.cq = pd.context().createCq(depth * 4 + 1);
             this.qp = pd.createQp(new QpInitAttributes(QpType.RC, cq).capacity(depth * 3 + 1, depth, 1, 1, 0)
-                    .allow(WrOpcode.REG_MR));
+                    .allow(host.keyMethod().extraOperations()));
             this.capsules = rings.allocateRegion((long) capsuleBytes * depth);
             this.responses = rings.allocateRegion((long) Cqe.BYTES * depth);
             sends = new SendWorkRequest[depth];
@@ -356,7 +356,8 @@ public final class HostQueue implements AutoCloseable {
             }
         }
         if (found.status() != 0) {
-            throw new NvmeException(found.status(), "queue " + qid + " command " + cid);
+            throw new NvmeException(found.status(), "queue " + qid + " command " + cid
+                    + (found.status() < 0 ? ": no response, the queue failed (" + failure + ")" : ""));
         }
         return found;
     }

@@ -276,7 +276,7 @@ public final class NvmeHost implements AutoCloseable {
             context = device.open();
             pd = context.allocatePd();
             keyMethod = options.keyMethod() != null ? options.keyMethod()
-                    : KeyMethod.best(provider.name(), context.queryDevice());
+                    : KeyMethod.best(pd, context.queryDevice());
             buffers = RegisteredArena.of(pd, keyMethod.bufferAccess());
         } else if (context.device() != device) {
             throw new IllegalStateException("queues resolved to two devices: " + context.device().name() + " and "
