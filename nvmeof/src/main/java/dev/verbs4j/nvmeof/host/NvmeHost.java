@@ -278,7 +278,8 @@ public final class NvmeHost implements AutoCloseable {
             keyMethod = options.keyMethod() != null ? options.keyMethod()
                     : KeyMethod.best(pd, context.queryDevice());
             buffers = RegisteredArena.of(pd, keyMethod.bufferAccess());
-        } else if (context.device() != device) {
+        } else if (!context.device().name().equals(device.name())) {
+            // By name: a provider may hand each connection its own object for the same device.
             throw new IllegalStateException("queues resolved to two devices: " + context.device().name() + " and "
                     + device.name());
         }
