@@ -3,7 +3,8 @@
 # root namespace, veth1 (10.9.0.2) in namespace 'peer'. One boot does all the kernel-rxe
 # work: rdma-core's own pyverbs tests on rxe0 (the reference the suite is mapped to), the
 # conformance suite against the ibverbs provider on rxe0, soft <-> kernel interop
-# across the veth pair in both directions, and the perf runs beside perftest.
+# across the veth pair in both directions, the perf runs beside perftest, and NVMe over
+# Fabrics between the kernel's NVMe host and target and verbs4j's (scripts/vm-guest-nvmeof.sh).
 # Results go to target/vm/ and conformance-tests/target/conformance/ (shared with the host).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -227,6 +228,12 @@ for test in read_lat atomic_write_lat flush_lat; do
     port=$((port + 1))
 done
 bash scripts/vm-guest-perftest.sh
+
+# NVMe over Fabrics: the kernel's host and target against verbs4j's, both ways, both providers;
+# the nvmeof column (target/vm/nvmeof.tsv, judged by vm-evaluate.py).
+step "NVMe over Fabrics: nvme-rdma, nvmet-rdma, nvme-cli and fio against verbs4j's target and host"
+bash scripts/vm-guest-nvmeof.sh > "$out/nvmeof-guest.log" 2>&1
+grep -E "^(fail|== nvmeof took)" "$out/nvmeof-guest.log"
 
 # Whatever ran above, the kernel must not have faulted: an oops kills the thread that made the
 # call (a JVM may go on without it) and may have written where it should not.
