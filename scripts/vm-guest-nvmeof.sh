@@ -261,11 +261,13 @@ if check "kernel-host-soft-target#target-starts" java_target_start soft 10.9.0.2
         check "kernel-host-soft-target#disconnect" kernel_disconnect
     fi
     # The same namespace through the verbs4j host, soft against soft (a second address in peer):
-    # fast registration at depth 32 over 2 queues, reading what the kernel host wrote.
+    # fast registration at depth 32 over 2 queues, reading what the kernel host wrote. Two soft
+    # engines in one emulated guest answer slowly enough that a Keep Alive can miss the
+    # target's 5 s deadline: this host asks for 30 s.
     ip netns exec peer ip addr add 10.9.0.3/24 dev veth1 2>/dev/null
     check "soft-host-soft-target#kernel-wrote-verbs4j-reads" java_host peer soft 10.9.0.3 --address 10.9.0.2 \
         --subsystem "$nqn" --io-bytes 4K --count 512 --pattern "$work/pattern-a" --phase read --queues 2 \
-        --offset 128M
+        --offset 128M --keep-alive-ms 30000
     java_target_stop
 fi
 

@@ -27,7 +27,7 @@ import java.util.SplittableRandom;
  * HostMain --address A [--port 4420] [--source S] [--provider soft|ibverbs] --subsystem NQN
  *          [--hostnqn NQN] [--nsid 1] [--queues 1] [--depth 32] [--io-bytes 4096] [--count 256]
  *          [--seed 1] [--key-method fast|window|region] [--no-in-capsule]
- *          [--pattern FILE] [--phase both|write|read] [--offset BYTES]
+ *          [--pattern FILE] [--phase both|write|read] [--offset BYTES] [--keep-alive-ms 5000]
  * HostMain --address A [--port 4420] --discover
  * </pre>
  * {@code --pattern} takes the data from a file instead of the seed: block {@code i} of the
@@ -35,7 +35,8 @@ import java.util.SplittableRandom;
  * (at most {@code --count}). {@code --phase write} writes and flushes only, {@code --phase read}
  * only reads and compares: with a pattern file, another host (the kernel's, through {@code dd})
  * writes or reads the same bytes on the other side of the check. {@code --offset} moves the
- * first block that far into the namespace (a multiple of its block size).
+ * first block that far into the namespace (a multiple of its block size). {@code --keep-alive-ms}
+ * is the keep-alive timeout the host asks for (KATO, 5 s as the Linux host's; 0 for none).
  * Exit status 0 when every block read back matches what was written, 1 otherwise.
  */
 public final class HostMain {
@@ -61,6 +62,7 @@ public final class HostMain {
         Path pattern = null;
         Phase phase = Phase.BOTH;
         long offset = 0;
+        int keepAliveMs = 5000;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -84,6 +86,7 @@ public final class HostMain {
                     };
                     case "--no-in-capsule" -> inCapsule = false;
                     case "--discover" -> discover = true;
+                    case "--keep-alive-ms" -> keepAliveMs = Integer.parseInt(Arguments.value(args, i++));
                     case "--offset" -> offset = Arguments.size(Arguments.value(args, i++));
                     case "--pattern" -> pattern = Path.of(Arguments.value(args, i++));
                     case "--phase" -> phase = switch (Arguments.value(args, i++)) {
@@ -106,7 +109,7 @@ public final class HostMain {
         InetSocketAddress from = source == null ? null : new InetSocketAddress(source, 0);
         HostOptions options = HostOptions.of(from, new InetSocketAddress(address, port),
                         subsystem == null ? "" : subsystem, hostNqn)
-                .withQueues(queues, depth).withKeyMethod(method).withInCapsule(inCapsule);
+                .withQueues(queues, depth).withKeyMethod(method).withInCapsule(inCapsule).withKeepAliveMs(keepAliveMs);
         try {
             Workload workload = new Workload(nsid, ioBytes, count, seed, pattern, phase, offset);
             System.exit(run(provider, options, discover, workload) ? 0 : 1);
