@@ -639,6 +639,22 @@ def judge_connection_manager(column_lines, problems):
     return passed
 
 
+def judge_lossy(column_lines, problems):
+    """The soft provider against rxe at 1 % loss (scripts/vm-guest-lossy.sh: lossy.rc, lossy.txt)."""
+    rc = (read_lines(os.path.join(VM, "lossy.rc")) or ["missing"])[0].strip()
+    verdict = read_lines(os.path.join(VM, "lossy.txt")) or []
+    failed = [line[len("fail"):].strip() for line in verdict if line.startswith("fail")]
+    for line in verdict:
+        if line.startswith(("goal", "below")):
+            print("lossy link: " + line)
+    column_lines.append("lossy-link: %s" % (verdict[-1] if verdict else "no verdict"))
+    if rc != "0" or failed or not verdict:
+        problems.append("the lossy link (1 %% loss) failed (status %s): %s; logs in target/vm/lossy"
+                        % (rc, "; ".join(failed) or "no verdict in target/vm/lossy.txt"))
+        return 0
+    return 1
+
+
 def main():
     kernel_columns_only = sys.argv[1:] == ["--kernel-columns"]
     problems = []
@@ -735,8 +751,9 @@ def main():
                         % (len(faults), faults[0]))
     fuzz_passed = judge_fuzzer(column_lines, problems)
     cm_passed = judge_connection_manager(column_lines, problems)
+    lossy_passed = judge_lossy(column_lines, problems)
 
-    passed += interop_passed + fuzz_passed + cm_passed
+    passed += interop_passed + fuzz_passed + cm_passed + lossy_passed
     print("kernel rxe VM, all columns: %d passed, %d failed, %d skipped, %d findings"
           % (passed, len(problems), skipped, findings))
     with open(os.path.join(VM, "summary.env"), "w") as f:

@@ -227,6 +227,9 @@ for test in read_lat atomic_write_lat flush_lat; do
     port=$((port + 1))
 done
 bash scripts/vm-guest-perftest.sh
+# The soft provider against rxe0 over a lossy, slow link (netem: 1 ms, 1 % loss), with the kernel
+# against itself as the reference and the suite's RC families; vm-evaluate.py judges lossy.txt.
+bash scripts/vm-guest-lossy.sh
 
 # Whatever ran above, the kernel must not have faulted: an oops kills the thread that made the
 # call (a JVM may go on without it) and may have written where it should not.
