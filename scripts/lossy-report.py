@@ -213,7 +213,14 @@ def table(results_path):
         'Kernel %s, measured %s, `bash scripts/vm-guest-lossy.sh --full` in the micro-VM (TCG).' % (kernel, when), '',
         '| link | test | pairing (requester -> responder) | Gb/s | of rxe0 -> rxe1 | soft counters | kernel counters |',
         '|---|---|---|---:|---:|---|---|']
-    for cond, test, pairing, outcome, gbps, soft, kern, detail in rows:
+    conditions = list(CONDITIONS)
+    tests = ['rc_pingpong', 'write_bw', 'send_bw', 'read_bw']
+    pairings = list(PAIRINGS)
+
+    def order(row):
+        return tuple(keys.index(value) if value in keys else len(keys)
+                     for keys, value in ((conditions, row[0]), (tests, row[1]), (pairings, row[2])))
+    for cond, test, pairing, outcome, gbps, soft, kern, detail in sorted(rows, key=order):
         ref = figures.get((cond, test, REFERENCE))
         value = figures.get((cond, test, pairing))
         share = '%.0f %%' % (100 * value / ref) if value is not None and ref else ''
