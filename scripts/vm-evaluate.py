@@ -647,10 +647,10 @@ def judge_lossy(column_lines, problems):
     for line in verdict:
         if line.startswith(("goal", "below")):
             print("lossy link: " + line)
-    column_lines.append("lossy-link: %s" % (verdict[-1] if verdict else "no verdict"))
+    column_lines.append("lossy-link: %s" % (verdict[-1].replace("lossy link: ", "") if verdict else "no verdict"))
     if rc != "0" or failed or not verdict:
-        problems.append("the lossy link (1 %% loss) failed (status %s): %s; logs in target/vm/lossy"
-                        % (rc, "; ".join(failed) or "no verdict in target/vm/lossy.txt"))
+        why = "; ".join(failed) or ("no verdict in target/vm/lossy.txt" if not verdict else "no status in target/vm/lossy.rc")
+        problems.append("the lossy link (1 %% loss) failed (status %s): %s; logs in target/vm/lossy" % (rc, why))
         return 0
     return 1
 
