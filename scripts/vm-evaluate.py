@@ -686,6 +686,22 @@ def judge_connection_manager(column_lines, problems):
     return passed
 
 
+def judge_lossy(column_lines, problems):
+    """The soft provider against rxe at 1 % loss (scripts/vm-guest-lossy.sh: lossy.rc, lossy.txt)."""
+    rc = (read_lines(os.path.join(VM, "lossy.rc")) or ["missing"])[0].strip()
+    verdict = read_lines(os.path.join(VM, "lossy.txt")) or []
+    failed = [line[len("fail"):].strip() for line in verdict if line.startswith("fail")]
+    for line in verdict:
+        if line.startswith(("goal", "below")):
+            print("lossy link: " + line)
+    column_lines.append("lossy-link: %s" % (verdict[-1].replace("lossy link: ", "") if verdict else "no verdict"))
+    if rc != "0" or failed or not verdict:
+        why = "; ".join(failed) or ("no verdict in target/vm/lossy.txt" if not verdict else "no status in target/vm/lossy.rc")
+        problems.append("the lossy link (1 %% loss) failed (status %s): %s; logs in target/vm/lossy" % (rc, why))
+        return 0
+    return 1
+
+
 def main():
     kernel_columns_only = sys.argv[1:] == ["--kernel-columns"]
     problems = []
@@ -784,8 +800,9 @@ def main():
     fuzz_passed = judge_fuzzer(column_lines, problems)
     cm_passed = judge_connection_manager(column_lines, problems)
     netdev_passed = judge_netdev(column_lines, problems)
+    lossy_passed = judge_lossy(column_lines, problems)
 
-    passed += interop_passed + fuzz_passed + cm_passed + netdev_passed
+    passed += interop_passed + fuzz_passed + cm_passed + netdev_passed + lossy_passed
     print("kernel rxe VM, all columns: %d passed, %d failed, %d skipped, %d findings"
           % (passed, len(problems), skipped, findings))
     with open(os.path.join(VM, "summary.env"), "w") as f:

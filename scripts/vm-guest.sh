@@ -236,6 +236,9 @@ for test in read_lat atomic_write_lat flush_lat; do
     port=$((port + 1))
 done
 bash scripts/vm-guest-perftest.sh
+# The soft provider against rxe0 over a lossy, slow link (netem: 1 ms, 1 % loss), with the kernel
+# against itself as the reference and the suite's RC families; vm-evaluate.py judges lossy.txt.
+bash scripts/vm-guest-lossy.sh
 
 # NVMe over Fabrics: the kernel's host and target against verbs4j's, both ways, both providers;
 # the nvmeof column (target/vm/nvmeof.tsv, judged by vm-evaluate.py).
