@@ -5,7 +5,8 @@
 # compiler for its JNI layer; and the two programs that check our packet captures
 # independently of us: tshark (Wireshark's dissectors) and scapy (its RoCE layer computes
 # the ICRC); and e2fsprogs, whose mkfs.ext4 and debugfs make and read the power-loss test's
-# disk image without mounting it. Newer rdma-core headers (FLUSH) are fetched by the native module's own build.
+# disk image without mounting it; and nvme-cli and fio, which the micro-VM's guest (it sees
+# this machine's root) runs as the kernel's NVMe-oF host against verbs4j's target. Newer rdma-core headers (FLUSH) are fetched by the native module's own build.
 # Does nothing when everything is present.
 set -euo pipefail
 needed=()
@@ -18,6 +19,8 @@ command -v dpkg-deb >/dev/null 2>&1 || needed+=(dpkg)
 command -v tshark >/dev/null 2>&1 || needed+=(tshark)
 [ -f /usr/lib/python3/dist-packages/scapy/contrib/roce.py ] || needed+=(python3-scapy)
 { command -v debugfs && command -v mkfs.ext4; } >/dev/null 2>&1 || needed+=(e2fsprogs)
+command -v nvme >/dev/null 2>&1 || needed+=(nvme-cli)
+command -v fio >/dev/null 2>&1 || needed+=(fio)
 if [ ${#needed[@]} -eq 0 ]; then
     exit 0
 fi

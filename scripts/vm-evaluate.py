@@ -598,13 +598,29 @@ def judge_reproducers(lists, problems):
     print("\n".join(lines[4:]))
 
 
-def judge_c_tools(lists, problems):
-    """The c-tools column: every target/vm/c-tools*.tsv line (case id, pass|fail|skip, detail)
-    becomes a case of conformance-tests/target/conformance/c-tools.json. The C programs drive
-    rxe0 through libibverbs, the remote side of the column: a failure the findings list for the
-    kernel's rxe is a finding, any other failure a problem."""
+def judge_netdev(column_lines, problems):
+    """scripts/vm-guest-netdev.sh's checks (target/vm/netdev.txt): a FAIL line, or no file, fails the run."""
+    lines = read_lines(os.path.join(VM, "netdev.txt"))
+    if not lines:
+        problems.append("no target/vm/netdev.txt: the soft device on an interface was not checked")
+        return 0
+    ok = [l for l in lines if l.startswith("ok ")]
+    failed = [l[len("FAIL"):].strip() for l in lines if l.startswith("FAIL")]
+    for name in failed:
+        problems.append("soft device on an interface: %s failed (logs in target/vm/netdev)" % name)
+    column_lines.append("netdev: %d passed, %d failed" % (len(ok), len(failed)))
+    print("soft device on an interface: %d checks passed, %d failed" % (len(ok), len(failed)))
+    return len(ok)
+
+
+def judge_tsv_column(label, case_class, paths, report_fields, lists, problems):
+    """A column of checks run by a guest script: every line (case id, pass|fail|skip, detail)
+    of the files at paths becomes a case (of case_class) of
+    conformance-tests/target/conformance/LABEL.json, with report_fields (provider,
+    devices, environment). A failure the findings list for the column's sides is a finding, any other failure a problem. Returns the column's line, or
+    None when no file had a case."""
     cases = []
-    for path in sorted(glob.glob(os.path.join(VM, "c-tools*.tsv"))):
+    for path in paths:
         for line in read_lines(path):
             fields = line.split("\t", 2)
             if len(fields) < 2:
@@ -616,24 +632,15 @@ def judge_c_tools(lists, problems):
             if "/" not in case_id:
                 # perftest's pairings are named test-direction: ctools/perftest#test-direction
                 case_id = "ctools/perftest#" + case_id
-            cases.append({"id": case_id, "class": "dev.verbs4j.tools.compat", "name": case_id.split("/", 1)[-1],
+            cases.append({"id": case_id, "class": case_class, "name": case_id.split("/", 1)[-1],
                           "outcome": outcome, "detail": detail, "durationMs": 0})
     if not cases:
-        problems.append("c-tools: no pairing of rdma-core's or perftest's programs with the soft provider ran")
-        return "c-tools: none ran"
+        return None
     counts = {o: sum(1 for c in cases if c["outcome"] == o) for o in ("pass", "fail", "skip")}
-    report = {
-        "format": "verbs4j-conformance-report/1",
-        "label": "c-tools",
-        "provider": "soft", "device": "soft-10.9.0.2",
-        "peerProvider": "ibverbs", "peerDevice": "rxe0",
-        "startedAt": finished_at(sorted(glob.glob(os.path.join(VM, "c-tools*.tsv")))[-1]),
-        "durationMs": 0,
-        "environment": "kernel rxe micro-VM: rdma-core's and perftest's programs on rxe0, verbs4j --compat on a soft device in its own netns",
-        "counts": counts,
-        "cases": cases,
-    }
-    with open(os.path.join(REPORTS, "c-tools.json"), "w") as f:
+    report = {"format": "verbs4j-conformance-report/1", "label": label}
+    report.update(report_fields)
+    report.update({"startedAt": finished_at(paths[-1]), "durationMs": 0, "counts": counts, "cases": cases})
+    with open(os.path.join(REPORTS, label + ".json"), "w") as f:
         json.dump(report, f, indent=2)
         f.write("\n")
     findings = 0
@@ -641,14 +648,54 @@ def judge_c_tools(lists, problems):
         reason = finding(lists, report, c["id"])
         if c["outcome"] == "fail" and reason:
             findings += 1
-            print("c-tools finding: %s: %s" % (c["id"], reason))
+            print("%s finding: %s: %s" % (label, c["id"], reason))
         elif c["outcome"] == "fail":
-            problems.append("c-tools %s failed: %s" % (c["id"], c["detail"]))
+            problems.append("%s %s failed: %s" % (label, c["id"], c["detail"]))
         elif c["outcome"] == "pass" and reason:
-            print("c-tools: listed finding no longer reproduces (remove it): %s" % c["id"])
-    line = "c-tools: %d passed, %d failed, %d skipped, %d findings" % (
-        counts["pass"], counts["fail"] - findings, counts["skip"], findings)
+            print("%s: listed finding no longer reproduces (remove it): %s" % (label, c["id"]))
+    line = "%s: %d passed, %d failed, %d skipped, %d findings" % (
+        label, counts["pass"], counts["fail"] - findings, counts["skip"], findings)
     print(line)
+    return line
+
+
+def judge_c_tools(lists, problems):
+    """The c-tools column (target/vm/c-tools*.tsv): rdma-core's and perftest's programs on rxe0,
+    the remote side of the column, against verbs4j --compat on a soft device."""
+    line = judge_tsv_column("c-tools", "dev.verbs4j.tools.compat", sorted(glob.glob(os.path.join(VM, "c-tools*.tsv"))), {
+        "provider": "soft", "device": "soft-10.9.0.2", "peerProvider": "ibverbs", "peerDevice": "rxe0",
+        "environment": "kernel rxe micro-VM: rdma-core's and perftest's programs on rxe0, verbs4j --compat on a soft device in its own netns",
+    }, lists, problems)
+    if line is None:
+        problems.append("c-tools: no pairing of rdma-core's or perftest's programs with the soft provider ran")
+        return "c-tools: none ran"
+    return line
+
+
+def judge_nvmeof(lists, problems):
+    """The nvmeof column (target/vm/nvmeof.tsv, scripts/vm-guest-nvmeof.sh): the kernel's NVMe
+    host and target against verbs4j's, both ways and on both providers, one line per check;
+    and the figures beside the kernel target's (target/vm/nvmeof-figures.tsv)."""
+    path = os.path.join(VM, "nvmeof.tsv")
+    line = judge_tsv_column("nvmeof", "dev.verbs4j.nvmeof", [path] if os.path.exists(path) else [], {
+        "provider": "soft", "device": "soft-10.9.0.2", "peerProvider": "ibverbs", "peerDevice": "rxe0",
+        "environment": "kernel rxe micro-VM: nvme-rdma, nvmet-rdma, nvme-cli and fio against the verbs4j NVMe-oF target and host",
+    }, lists, problems)
+    if line is None:
+        problems.append("nvmeof: no result (log in target/vm/nvmeof-guest.log)")
+        return "nvmeof: none ran"
+    figures = {}
+    for row in read_lines(os.path.join(VM, "nvmeof-figures.tsv")) or []:
+        fields = row.split("\t")
+        if len(fields) == 3:
+            figures[fields[0]] = float(fields[1])
+    reference = "kernel-host-kernel-target"
+    for key in sorted(figures):
+        pairing, measure = key.split("/", 1)
+        ref = figures.get(reference + "/" + measure)
+        if pairing != reference and ref:
+            print("nvmeof %s %s: %.2f against the kernel target's %.2f (%.0f %%)"
+                  % (pairing, measure, figures[key], ref, 100.0 * figures[key] / ref))
     return line
 
 
@@ -693,6 +740,22 @@ def judge_connection_manager(column_lines, problems):
         problems.append("the connection manager on rxe0 failed (status %s, %d cases failed); log in target/vm/cm.log"
                         % (rc, failed))
     return passed
+
+
+def judge_lossy(column_lines, problems):
+    """The soft provider against rxe at 1 % loss (scripts/vm-guest-lossy.sh: lossy.rc, lossy.txt)."""
+    rc = (read_lines(os.path.join(VM, "lossy.rc")) or ["missing"])[0].strip()
+    verdict = read_lines(os.path.join(VM, "lossy.txt")) or []
+    failed = [line[len("fail"):].strip() for line in verdict if line.startswith("fail")]
+    for line in verdict:
+        if line.startswith(("goal", "below")):
+            print("lossy link: " + line)
+    column_lines.append("lossy-link: %s" % (verdict[-1].replace("lossy link: ", "") if verdict else "no verdict"))
+    if rc != "0" or failed or not verdict:
+        why = "; ".join(failed) or ("no verdict in target/vm/lossy.txt" if not verdict else "no status in target/vm/lossy.rc")
+        problems.append("the lossy link (1 %% loss) failed (status %s): %s; logs in target/vm/lossy" % (rc, why))
+        return 0
+    return 1
 
 
 def main():
@@ -750,6 +813,7 @@ def main():
                             % (name, " ".join(rc), "; ".join(c["id"] + ": " + c["detail"] for c in failed_cases) or "every check reported"))
 
     column_lines.append(judge_c_tools(lists, problems))
+    column_lines.append(judge_nvmeof(lists, problems))
     judge_reproducers(lists, problems)
 
     bw_c = perf_line(os.path.join(VM, "ib_write_bw.log"), r"^65536\s")
@@ -792,8 +856,10 @@ def main():
                         % (len(faults), faults[0]))
     fuzz_passed = judge_fuzzer(column_lines, problems)
     cm_passed = judge_connection_manager(column_lines, problems)
+    netdev_passed = judge_netdev(column_lines, problems)
+    lossy_passed = judge_lossy(column_lines, problems)
 
-    passed += interop_passed + fuzz_passed + cm_passed
+    passed += interop_passed + fuzz_passed + cm_passed + netdev_passed + lossy_passed
     print("kernel rxe VM, all columns: %d passed, %d failed, %d skipped, %d findings"
           % (passed, len(problems), skipped, findings))
     with open(os.path.join(VM, "summary.env"), "w") as f:

@@ -28,6 +28,11 @@ suite_classpath() {
     echo "$(cat conformance-tests/target/conformance-classpath.txt):$(ls conformance-tests/target/verbs4j-conformance-*[0-9T].jar)"
 }
 
+# The NVMe-oF target and host (nvmeof/) with both providers.
+nvmeof_classpath() {
+    echo "$(suite_classpath):$(ls nvmeof/target/verbs4j-nvmeof-*[0-9T].jar)"
+}
+
 # The verbs4j tools with both providers.
 tools_classpath() {
     echo "$(suite_classpath):$(ls tools/target/verbs4j-tools-*[0-9T].jar)"

@@ -3,7 +3,8 @@
 # root namespace, veth1 (10.9.0.2) in namespace 'peer'. One boot does all the kernel-rxe
 # work: rdma-core's own pyverbs tests on rxe0 (the reference the suite is mapped to), the
 # conformance suite against the ibverbs provider on rxe0, soft <-> kernel interop
-# across the veth pair in both directions, and the perf runs beside perftest.
+# across the veth pair in both directions, the perf runs beside perftest, and NVMe over
+# Fabrics between the kernel's NVMe host and target and verbs4j's (scripts/vm-guest-nvmeof.sh).
 # Results go to target/vm/ and conformance-tests/target/conformance/ (shared with the host).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,10 +79,11 @@ cross_suite() { # $1 = label, $2 = agent command, $3 = suite command (namespace 
 }
 suite_main="dev.verbs4j.conformance.ConformanceMain --report-dir conformance-tests/target/conformance --timeout-ms 30000"
 agent_main="dev.verbs4j.conformance.agent.AgentMain"
-# With the soft engine as the requester, the remote access matrix runs through plain regions
-# only: the kind of key (window, fast-registered or on-demand region) is the responder's
-# business, here rxe's, which the ibverbs-rxe column checks for every kind; what the requester
-# does with an rkey and the answer does not depend on it. rxe-to-soft runs every kind.
+# Across providers the remote access matrix runs through plain regions only, in both
+# directions: the kind of key (window, fast-registered or on-demand region) is the
+# responder's business, and each responder's handling of every kind has a column of its own
+# (rxe's: ibverbs-rxe; the soft engine's: soft-soft and soft-soft-processes), while what a
+# requester does with an rkey and the answer does not depend on the kind.
 requester_keys='--exclude "access.RemoteAccessMatrixTest#*.mw*" --exclude "access.RemoteAccessMatrixTest#*.fr.*"'
 requester_keys+=' --exclude "access.RemoteAccessMatrixTest#*.odp.*"'
 cross_suite soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:18600" \
@@ -90,7 +92,7 @@ cross_suite soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:1
         --label soft-to-rxe'"
 cross_suite rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $agent_main --listen 10.9.0.2:18601'" \
     "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
-        --peer-agent 10.9.0.2:18601 --label rxe-to-soft"
+        --peer-agent 10.9.0.2:18601 $requester_keys --label rxe-to-soft"
 
 # The same three columns with every RC pair connected through the connection manager: the
 # kernel's rdma_cm (librdmacm) on rxe0, the soft provider's IB CM on the wire against it. The two
@@ -154,15 +156,22 @@ echo "== connection-manager pairings took $(( SECONDS - start )) s"
 # ones (fd00:9::1 on rxe0, fd00:9::2 for the soft device), and the link-local ones that RoCE
 # GID tables start with (GID 0 on rxe0; the soft device on veth1's, with its scope). What IPv6
 # changes is the addressing: the GIDs and routes, the GRH a UD receive gets, the UDP checksum
-# (rxe sends 0), the ICRC over the IPv6 header. So the global columns run every family but the
-# remote access matrix and ODP, which check the responder's keys and pages the same way over
-# either IP version and which the IPv4 columns run whole; the link-local columns run the base
-# verbs (RC, UC and UD traffic). The connection manager cannot bind a link-local address
+# (rxe sends 0), the ICRC over the IPv6 header. So the global columns run the families that
+# put traffic on the wire in every header shape (base, cm, flush, atomicwrite) and leave out
+# those that check keys, pages and local errors, which do not depend on the IP version and
+# which the IPv4 columns run whole (access, odp, memwindow, errors, misuse); the link-local
+# columns run the base verbs (RC, UC and UD traffic). The connection manager cannot bind a link-local address
 # without its interface, so the cm family skips there with that reason.
+# A soft device made on veth1 itself (netdev:veth1), against the kernel's rxe on the same
+# interface: the same GID table, GID 0 pairing with rxe0, the MTU and the port's events.
+step "a soft device on veth1 (netdev:veth1) against the kernel's rxe on it"
+bash scripts/vm-guest-netdev.sh > "$out/netdev.log" 2>&1
+tail -n 16 "$out/netdev.log"
+
 step "IPv6 on the veth pair"
 if ipv6_on; then
     soft_ll=$(link_local veth1 peer)
-    ipv6_global="--gid ipv6 --exclude access --exclude odp"
+    ipv6_global="--gid ipv6 --exclude access --exclude odp --exclude memwindow --exclude errors --exclude misuse"
     ipv6_link_local="--gid ipv6-link-local --select base"
     # suffix, the agents' first TCP port, the soft device's address, the families
     for column in "ipv6 18610 fd00:9::2 $ipv6_global" "ipv6ll 18612 $soft_ll%veth1 $ipv6_link_local"; do
@@ -227,6 +236,15 @@ for test in read_lat atomic_write_lat flush_lat; do
     port=$((port + 1))
 done
 bash scripts/vm-guest-perftest.sh
+# The soft provider against rxe0 over a lossy, slow link (netem: 1 ms, 1 % loss), with the kernel
+# against itself as the reference and the suite's RC families; vm-evaluate.py judges lossy.txt.
+bash scripts/vm-guest-lossy.sh
+
+# NVMe over Fabrics: the kernel's host and target against verbs4j's, both ways, both providers;
+# the nvmeof column (target/vm/nvmeof.tsv, judged by vm-evaluate.py).
+step "NVMe over Fabrics: nvme-rdma, nvmet-rdma, nvme-cli and fio against verbs4j's target and host"
+bash scripts/vm-guest-nvmeof.sh > "$out/nvmeof-guest.log" 2>&1
+grep -E "^(fail|== nvmeof took)" "$out/nvmeof-guest.log"
 bash kernel/reproducers/run.sh "$out/reproducers.tsv"
 
 # Whatever ran above, the kernel must not have faulted: an oops kills the thread that made the

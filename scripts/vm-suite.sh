@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The kernel-rxe part of the test command: boots the rxe micro-VM with the newest kernel and
 # runs there the conformance suite against the ibverbs provider on rxe0, the soft <-> kernel
-# interop across a veth pair, and the perf runs beside perftest (scripts/vm-guest.sh); then
+# interop across a veth pair, the perf runs beside perftest and NVMe over Fabrics against the
+# kernel's NVMe stacks (scripts/vm-guest.sh); then
 # boots each further kernel of VERBS4J_KERNELS (rxe-vm/fetch.sh's selection, default
 # releases: the kernel of each Debian release and backports, one per major.minor series) for
 # the ibverbs-rxe suite only (scripts/vm-kernels.sh); then checks the results on the host.

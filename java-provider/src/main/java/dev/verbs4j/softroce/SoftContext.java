@@ -14,6 +14,7 @@ import dev.verbs4j.ExtendedCompletionQueue;
 import dev.verbs4j.Gid;
 import dev.verbs4j.GidEntry;
 import dev.verbs4j.GidType;
+import dev.verbs4j.Mtu;
 import dev.verbs4j.OdpCapabilities;
 import dev.verbs4j.OdpCapability;
 import dev.verbs4j.OdpTransportCapability;
@@ -24,6 +25,7 @@ import dev.verbs4j.VerbsException;
 import dev.verbs4j.WcField;
 import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.engine.DeviceLimits;
+import dev.verbs4j.softroce.netdev.NetdevPort;
 import dev.verbs4j.spi.Resource;
 
 import java.net.InetAddress;
@@ -105,6 +107,12 @@ final class SoftContext extends Resource implements DeviceContext {
     public PortAttributes queryPort(int port) {
         ensureOpen();
         checkPort(port);
+        NetdevPort netdev = device.netdevPort();
+        if (netdev != null) {
+            // rxe: the largest MTU is 4096 whatever the netdev's; the active one follows it.
+            return new PortAttributes(netdev.active() ? PortState.ACTIVE : PortState.DOWN, Mtu.MTU_4096, netdev.activeMtu(),
+                    GID_TABLE_LENGTH, 0, true, SPEED_SDR, WIDTH_1X, 1L << 31, 1);
+        }
         return new PortAttributes(PortState.ACTIVE, device.config().mtu(), device.config().mtu(), GID_TABLE_LENGTH, 0, true, SPEED_SDR,
                 WIDTH_1X, 1L << 31, 1);
     }
@@ -121,6 +129,11 @@ final class SoftContext extends Resource implements DeviceContext {
         ensureOpen();
         checkPort(port);
         checkGidIndex(index);
+        NetdevPort netdev = device.netdevPort();
+        if (netdev != null) {
+            InetAddress a = netdev.gidAddress(index);
+            return a == null ? Gid.ZERO : Gid.of(a);
+        }
         return index == 0 ? Gid.of(device.config().address()) : Gid.ZERO;
     }
 
@@ -129,6 +142,14 @@ final class SoftContext extends Resource implements DeviceContext {
         ensureOpen();
         checkPort(port);
         checkGidIndex(index);
+        NetdevPort netdev = device.netdevPort();
+        if (netdev != null) {
+            InetAddress a = netdev.gidAddress(index);
+            if (a == null) {
+                throw new VerbsException(Errno.ENODATA, "GID index " + index + " is empty");
+            }
+            return new GidEntry(Gid.of(a), index, 1, GidType.ROCE_V2, netdev.linkScope());
+        }
         if (index != 0) {
             throw new VerbsException(Errno.ENODATA, "GID index " + index + " is empty");
         }
@@ -138,10 +159,31 @@ final class SoftContext extends Resource implements DeviceContext {
     @Override
     public List<GidEntry> queryGidTable(int maxEntries) {
         ensureOpen();
+        NetdevPort netdev = device.netdevPort();
+        if (netdev != null) {
+            // As the kernel's table: the populated entries, by index, empty ones left out.
+            InetAddress[] gids = netdev.gids();
+            List<GidEntry> entries = new java.util.ArrayList<>();
+            for (int i = 0; i < gids.length; i++) {
+                if (gids[i] != null) {
+                    entries.add(new GidEntry(Gid.of(gids[i]), i, 1, GidType.ROCE_V2, netdev.linkScope()));
+                }
+            }
+            if (maxEntries < entries.size()) {
+                throw new VerbsException(Errno.EINVAL, "room for " + maxEntries + " GID entries, " + entries.size() + " are populated");
+            }
+            return List.copyOf(entries);
+        }
         if (maxEntries < 1) {
             throw new VerbsException(Errno.EINVAL, "room for " + maxEntries + " GID entries, 1 is populated");
         }
         return List.of(addressEntry());
+    }
+
+    /** Whether GID {@code index} of port 1 holds an address. */
+    boolean gidPopulated(int index) {
+        NetdevPort netdev = device.netdevPort();
+        return netdev != null ? netdev.gidAddress(index) != null : index == 0;
     }
 
     /** The one populated entry: the device's address, a RoCE v2 GID of the interface that has it. */

@@ -9,13 +9,18 @@ import dev.verbs4j.softroce.engine.DeviceAgent;
 import dev.verbs4j.softroce.engine.DeviceEngine;
 import dev.verbs4j.softroce.transport.FaultInjector;
 import dev.verbs4j.softroce.transport.FaultyLink;
+import dev.verbs4j.softroce.netdev.LinuxNetdevReader;
+import dev.verbs4j.softroce.netdev.NetdevPort;
+import dev.verbs4j.softroce.netdev.NetdevReader;
 import dev.verbs4j.softroce.transport.Link;
+import dev.verbs4j.softroce.transport.NetdevLink;
 import dev.verbs4j.softroce.transport.PcapWriter;
 import dev.verbs4j.softroce.transport.UdpLink;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +52,10 @@ public final class SoftDevice implements Device {
     private int openContexts;
     private PcapWriter pcap;
     final LinkedBlockingQueue<AsyncEvent> asyncEvents = new LinkedBlockingQueue<>();
+    /** How the interface of a device made on one is read (the machine's, or a test's). */
+    private NetdevReader netdevReader = new LinuxNetdevReader();
+    /** The port of a device made on an interface while it is open; null otherwise. */
+    private volatile NetdevPort netdevPort;
 
     SoftDevice(SoftDeviceConfig config) {
         this(config, c -> UdpLink.open(new InetSocketAddress(c.address(), c.port())), true);
@@ -54,8 +63,45 @@ public final class SoftDevice implements Device {
 
     SoftDevice(SoftDeviceConfig config, Function<SoftDeviceConfig, Link> linkFactory, boolean threaded) {
         this.config = config;
-        this.linkFactory = linkFactory;
+        this.linkFactory = config.netdev() != null ? this::openOnInterface : linkFactory;
         this.threaded = threaded;
+    }
+
+    /**
+     * A device on an interface that {@code reader} reads, driven by the caller through
+     * {@link #engine()} (tests): its sockets are {@code open}'s.
+     */
+    static SoftDevice manualOnInterface(SoftDeviceConfig config, NetdevReader reader,
+                                        Function<InetSocketAddress, Link> open) {
+        SoftDevice device = new SoftDevice(config, null, false);
+        device.netdevReader = reader;
+        device.socketOpener = open;
+        return device;
+    }
+
+    private Function<InetSocketAddress, Link> socketOpener = UdpLink::open;
+
+    /**
+     * The link of a device on an interface: a socket on each address its GID table names
+     * and the interface has, which follow the table as the engine's steps read the interface.
+     */
+    private Link openOnInterface(SoftDeviceConfig c) {
+        NetdevPort port = new NetdevPort(c.netdev(), netdevReader, SoftContext.GID_TABLE_LENGTH, asyncEvents::offer);
+        InetAddress[] addresses;
+        try {
+            addresses = port.start();
+        } catch (IOException e) {
+            throw new VerbsException(Errno.ENODEV.number(), "soft device " + c.name() + ": " + e.getMessage(), e);
+        }
+        NetdevLink link = new NetdevLink(addresses, c.port(), socketOpener);
+        port.onBindable(link::bind);
+        netdevPort = port;
+        return link;
+    }
+
+    /** The port of a device made on an interface, while the device is open; null otherwise. */
+    NetdevPort netdevPort() {
+        return netdevPort;
     }
 
     /**
@@ -100,10 +146,11 @@ public final class SoftDevice implements Device {
         return config.name();
     }
 
-    /** Derived from the address, as an EUI-64-like id: stable across runs. */
+    /** Derived from the address (or the interface's name), as an EUI-64-like id: stable across runs. */
     @Override
     public long guid() {
-        byte[] a = config.address().getAddress();
+        byte[] a = config.netdev() != null ? config.netdev().getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                : config.address().getAddress();
         long g = 0x0200_0000_0000_0000L;
         for (byte b : a) {
             g = g * 31 + (b & 0xff);
@@ -148,6 +195,9 @@ public final class SoftDevice implements Device {
                 link = new FaultyLink(link, FaultInjector.parse(faultSpec));
             }
             engine = new DeviceEngine(link, config.limits(), config.mtu(), config.peerPort(), asyncEvents::offer);
+            if (netdevPort != null) {
+                engine.watch(netdevPort);
+            }
             if (!threaded) {
                 engine.seedKeys(keySeed);
             }
@@ -220,6 +270,7 @@ public final class SoftDevice implements Device {
             engine.capture(null);
             engine.close();
             engine = null;
+            netdevPort = null;
             if (pcap != null) {
                 try {
                     pcap.close();
@@ -233,6 +284,7 @@ public final class SoftDevice implements Device {
 
     @Override
     public String toString() {
-        return name() + " (" + config.address().getHostAddress() + ":" + config.port() + ")";
+        return config.netdev() != null ? name() + " (netdev " + config.netdev() + ")"
+                : name() + " (" + config.address().getHostAddress() + ":" + config.port() + ")";
     }
 }

@@ -11,18 +11,58 @@ import java.util.List;
 
 /**
  * How a soft device is set up: its name, the IP address and UDP port it binds (its GID is
- * that address), the port peers listen on, its largest MTU and its limits. libibverbs has
- * no counterpart: an rxe device is configured through the kernel ({@code rdma link add
- * rxe0 type rxe netdev eth0}), not through the verbs.
+ * that address) or the network interface it is made on, the port peers listen on, its
+ * largest MTU and its limits. libibverbs has no counterpart: an rxe device is configured
+ * through the kernel ({@code rdma link add rxe0 type rxe netdev eth0}), not through the
+ * verbs.
  *
  * @param name     device name, e.g. {@code soft0}
- * @param address  the IP address the device owns
+ * @param address  the IP address the device owns; for a device on an interface, the wildcard
+ *                 address ({@code 0.0.0.0}), which names no GID
  * @param port     the UDP port it binds (4791 for RoCEv2)
  * @param peerPort the UDP port its peers listen on (4791 for RoCEv2)
- * @param mtu      the port's largest (and active) MTU
+ * @param mtu      the port's largest MTU (and its active one, on one address)
  * @param limits   resource limits
+ * @param netdev   the network interface the device is made on ({@link #onInterface}), or
+ *                 null for a device on one address
  */
-public record SoftDeviceConfig(String name, InetAddress address, int port, int peerPort, Mtu mtu, DeviceLimits limits) {
+public record SoftDeviceConfig(String name, InetAddress address, int port, int peerPort, Mtu mtu, DeviceLimits limits,
+                               String netdev) {
+    /** The prefix of a device list entry that names an interface: {@code soft0=netdev:eth0}. */
+    public static final String NETDEV_PREFIX = "netdev:";
+
+    /**
+     * A device on one address.
+     *
+     * @param name     device name, e.g. {@code soft0}
+     * @param address  the IP address the device owns
+     * @param port     the UDP port it binds (4791 for RoCEv2)
+     * @param peerPort the UDP port its peers listen on (4791 for RoCEv2)
+     * @param mtu      the port's largest (and active) MTU
+     * @param limits   resource limits
+     */
+    public SoftDeviceConfig(String name, InetAddress address, int port, int peerPort, Mtu mtu, DeviceLimits limits) {
+        this(name, address, port, peerPort, mtu, limits, null);
+    }
+
+    /**
+     * A RoCEv2 device on network interface {@code netdev}, as {@code rdma link add NAME type rxe
+     * netdev NETDEV} makes one: its GID table lists the interface's addresses in rxe's order,
+     * its active MTU and its port state follow the interface's (docs/soft-provider.md, "A device
+     * on a network interface").
+     *
+     * @param name the device name
+     * @param netdev the interface's name, e.g. {@code eth0}
+     * @return the configuration, with the default limits
+     * @throws IllegalArgumentException when {@code netdev} is not an interface name
+     */
+    public static SoftDeviceConfig onInterface(String name, String netdev) {
+        if (netdev.isEmpty() || netdev.length() > 15 || netdev.contains("/") || netdev.contains(",") || netdev.isBlank()) {
+            throw new IllegalArgumentException("not a network interface name: '" + netdev + "'");
+        }
+        return new SoftDeviceConfig(name, loopback("0.0.0.0"), UdpFlow.ROCE_V2_PORT, UdpFlow.ROCE_V2_PORT, Mtu.MTU_4096,
+                DeviceLimits.defaults().withGidTableLength(SoftContext.GID_TABLE_LENGTH), netdev);
+    }
     /** The system property listing devices: {@code soft0=127.0.0.1,soft1=127.0.0.2:4791}. */
     public static final String DEVICES_PROPERTY = "verbs4j.soft.devices";
     /** The default: two devices on loopback addresses, enough for a demo on one machine. */
@@ -40,7 +80,8 @@ public record SoftDeviceConfig(String name, InetAddress address, int port, int p
     }
 
     /**
-     * Parses a device list: {@code name=address[:port]} entries separated by commas, an IPv6
+     * Parses a device list: {@code name=address[:port]} or {@code name=netdev:IFNAME}
+     * ({@link #onInterface}) entries separated by commas, an IPv6
      * address with a port in brackets ({@code soft0=[fd00::2]:4792}), a link-local one with its
      * scope ({@code soft0=fe80::2%eth0}, see {@link #ipLiteral}).
      * An entry without a port uses 4791; the port given is both the bound port and the peers'.
@@ -62,6 +103,10 @@ public record SoftDeviceConfig(String name, InetAddress address, int port, int p
             }
             String name = e.substring(0, eq);
             String addr = e.substring(eq + 1);
+            if (addr.startsWith(NETDEV_PREFIX)) {
+                configs.add(onInterface(name, addr.substring(NETDEV_PREFIX.length())));
+                continue;
+            }
             int port = UdpFlow.ROCE_V2_PORT;
             int close = addr.lastIndexOf(']');
             int colon = addr.lastIndexOf(':');
@@ -130,7 +175,7 @@ public record SoftDeviceConfig(String name, InetAddress address, int port, int p
      * @return the copy
      */
     public SoftDeviceConfig withMtu(Mtu newMtu) {
-        return new SoftDeviceConfig(name, address, port, peerPort, newMtu, limits);
+        return new SoftDeviceConfig(name, address, port, peerPort, newMtu, limits, netdev);
     }
 
     /**

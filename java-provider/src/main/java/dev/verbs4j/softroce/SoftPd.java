@@ -244,7 +244,8 @@ final class SoftPd extends Resource implements ProtectionDomain {
     @Override
     public AddressHandle createAh(AddressHandleAttributes attributes) {
         ensureOpen();
-        if (attributes.sgidIndex() != 0 || attributes.port() != 1) {
+        if (attributes.port() != 1 || attributes.sgidIndex() < 0 || attributes.sgidIndex() >= SoftContext.GID_TABLE_LENGTH
+                || !context.gidPopulated(attributes.sgidIndex())) {
             throw new VerbsException(Errno.EINVAL, "source GID index " + attributes.sgidIndex() + " or port " + attributes.port());
         }
         return new SoftAh(this, attributes);

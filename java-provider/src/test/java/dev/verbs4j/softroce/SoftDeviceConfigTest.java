@@ -41,4 +41,15 @@ class SoftDeviceConfigTest {
         assertThrows(IllegalArgumentException.class, () -> SoftDeviceConfig.ipLiteral("10.0.0.1%1"));
         assertThrows(IllegalArgumentException.class, () -> SoftDeviceConfig.parse("x=localhost"));
     }
+
+    @Test
+    void anInterfaceEntryMakesADeviceOnTheInterface() {
+        List<SoftDeviceConfig> configs = SoftDeviceConfig.parse("soft0=netdev:eth0,soft1=10.9.0.2");
+        assertEquals("eth0", configs.get(0).netdev());
+        assertEquals(4791, configs.get(0).port());
+        assertEquals(16, configs.get(0).limits().gidTableLength());
+        assertEquals(null, configs.get(1).netdev());
+        assertThrows(IllegalArgumentException.class, () -> SoftDeviceConfig.parse("soft0=netdev:"));
+        assertThrows(IllegalArgumentException.class, () -> SoftDeviceConfig.onInterface("x", "a/b"));
+    }
 }

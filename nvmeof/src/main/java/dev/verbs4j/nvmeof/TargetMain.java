@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs an NVMe-oF RDMA target until it is killed:
@@ -101,7 +102,16 @@ public final class TargetMain {
             System.out.println("  " + s.nqn() + ": " + s.namespaces().size() + " namespace(s), hosts "
                     + (s.allowedHosts().isEmpty() ? "any" : s.allowedHosts()));
         }
-        stopped.await();
+        // What an operator looks for when a host lost its controller: one line whenever it changes.
+        String said = "";
+        while (!stopped.await(1, TimeUnit.SECONDS)) {
+            String now = "controllers " + target.controllerCount() + ", keep-alive expiries "
+                    + target.keepAliveExpiries() + ", queues ended by a fault " + target.faults();
+            if (!now.equals(said)) {
+                System.out.println(now);
+                said = now;
+            }
+        }
     }
 
     private static Subsystem subsystem(String nqn, int index, List<Namespace> namespaces, Set<String> hosts) {

@@ -21,10 +21,15 @@ public final class DeviceChoice {
     /**
      * @param providerName the provider
      * @param deviceName   the device, or null for the provider's first (or the one {@code address} makes)
-     * @param address      an IP address to make a soft device on (inside a network namespace, on another host), or null
+     * @param address      an IP address to make a soft device on (inside a network namespace, on another host),
+     *                     {@code netdev:IF} for one on interface IF, or null
      * @throws IllegalArgumentException when no such device exists
      */
     public static Device choose(String providerName, String deviceName, String address) {
+        if (address != null && address.startsWith(SoftDeviceConfig.NETDEV_PREFIX)) {
+            String netdev = address.substring(SoftDeviceConfig.NETDEV_PREFIX.length());
+            return SoftProvider.addDevice(SoftDeviceConfig.onInterface("soft-" + netdev, netdev));
+        }
         if (address != null) {
             InetAddress ip = SoftDeviceConfig.ipLiteral(address);
             Mtu mtu = Mtu.fittingEthernetMtu(interfaceMtu(ip));

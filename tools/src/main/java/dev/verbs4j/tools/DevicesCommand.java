@@ -28,6 +28,10 @@ final class DevicesCommand {
         List<String> options = List.of(args);
         boolean verbose = options.contains("-v");
         boolean counters = options.contains("--counters");
+        int watch = options.indexOf("--watch");
+        if (watch >= 0) {
+            return watch(args, watch, out);
+        }
         int pid = options.indexOf("--pid");
         if (pid >= 0) {
             if (!counters || pid + 1 >= args.length) {
@@ -46,6 +50,56 @@ final class DevicesCommand {
                     + provider.unavailableReason().map(r -> " (" + r + ")").orElse(""));
             for (Device device : devices) {
                 describe(device, verbose, counters, out);
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * {@code devices --watch SECONDS [-d NAME]}: opens the devices (or the one named) and, for
+     * that long, prints a line for each async event and for each change of a port's state or
+     * active MTU (which has no event): {@code soft0 port 1 state PORT_ACTIVE active_mtu 1024},
+     * {@code soft0 event GID_CHANGE 1}.
+     */
+    private static int watch(String[] args, int at, PrintStream out) {
+        if (at + 1 >= args.length) {
+            throw new IllegalArgumentException("usage: verbs4j devices --watch SECONDS [-d NAME]");
+        }
+        long watchNs = (long) (Double.parseDouble(args[at + 1]) * 1e9);
+        int d = List.of(args).indexOf("-d");
+        String only = d >= 0 && d + 1 < args.length ? args[d + 1] : null;
+        List<DeviceContext> open = new java.util.ArrayList<>();
+        try {
+            for (Provider provider : Verbs.providers()) {
+                for (Device device : provider.devices()) {
+                    if (only == null || only.equals(device.name())) {
+                        open.add(device.open());
+                    }
+                }
+            }
+            if (open.isEmpty()) {
+                throw new IllegalArgumentException("no device " + only);
+            }
+            String[] last = new String[open.size()];
+            out.println("watching " + open.size() + " device(s)");
+            long endNs = System.nanoTime() + watchNs;
+            do {
+                for (int i = 0; i < open.size(); i++) {
+                    DeviceContext ctx = open.get(i);
+                    PortAttributes p = ctx.queryPort(1);
+                    String line = ctx.device().name() + " port 1 state " + p.state() + " active_mtu " + p.activeMtu().bytes();
+                    if (!line.equals(last[i])) {
+                        out.println(line);
+                        last[i] = line;
+                    }
+                    ctx.nextAsyncEvent(java.time.Duration.ofMillis(50 / open.size() + 1)).ifPresent(e ->
+                            out.println(ctx.device().name() + " event " + e.type() + " " + e.element()));
+                }
+                out.flush();
+            } while (System.nanoTime() - endNs < 0);
+        } finally {
+            for (DeviceContext ctx : open) {
+                ctx.close();
             }
         }
         return 0;
@@ -90,8 +144,7 @@ final class DevicesCommand {
                 out.println("\t\t\tlink_layer:\t" + (p.linkLayerEthernet() ? "Ethernet" : "InfiniBand"));
                 for (GidEntry e : gids) {
                     if (e.port() == port) {
-                        out.println("\t\t\tGID[" + e.index() + "]:\t" + e.gid() + ", " + gidTypeName(e.type()) + " ("
-                                + e.gid().toInetAddress().getHostAddress() + ")");
+                        out.println(gidLine(e));
                     }
                 }
             }
@@ -121,6 +174,52 @@ final class DevicesCommand {
             return "no";
         }
         return "yes" + (odp.implicit() ? " (implicit)" : "") + "; rc " + odp.rc() + "; ud " + odp.ud();
+    }
+
+    /** A GID table entry as {@code ibv_devinfo -v} prints it: {@code GID[  0]:\t\tfe80::1, RoCE v2}. */
+    static String gidLine(GidEntry e) {
+        return String.format("\t\t\tGID[%3d]:\t\t%s, %s", e.index(), ntop(e.gid().toBytes()), gidTypeName(e.type()));
+    }
+
+    /**
+     * A 16-byte address as {@code inet_ntop(AF_INET6)} writes it (RFC 5952): lower-case hex
+     * groups without leading zeros, the longest run of two or more zero groups (the first of
+     * equals) as {@code ::}, and an IPv4-mapped address as {@code ::ffff:a.b.c.d}.
+     */
+    static String ntop(byte[] a) {
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) {
+            g[i] = (a[2 * i] & 0xff) << 8 | (a[2 * i + 1] & 0xff);
+        }
+        if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0 && g[5] == 0xffff) {
+            return "::ffff:" + (a[12] & 0xff) + "." + (a[13] & 0xff) + "." + (a[14] & 0xff) + "." + (a[15] & 0xff);
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && g[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                b.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (b.length() > 0 && b.charAt(b.length() - 1) != ':') {
+                b.append(':');
+            }
+            b.append(Integer.toHexString(g[i]));
+        }
+        return b.toString();
     }
 
     /** The GID type as ibv_devinfo names it. */

@@ -59,10 +59,11 @@ public final class Verbs4jCli {
 
     private static void usage(PrintStream out) {
         out.println("usage: verbs4j <command> [options]");
-        out.println("  devices [-v] [--counters [--pid PID]]");
+        out.println("  devices [-v] [--counters [--pid PID]] [--watch SECONDS [-d NAME]]");
         out.println("                 list providers and devices (like ibv_devinfo; -v for every attribute); --counters adds");
         out.println("                 each soft device's counters and its queue pairs' (from their MBeans), and with --pid");
-        out.println("                 prints only those of the soft devices of the running Java process PID");
+        out.println("                 prints only those of the soft devices of the running Java process PID; --watch prints, for");
+        out.println("                 SECONDS, each async event and each change of a port's state or active MTU");
         out.println("  demo           two soft devices on 127.0.0.1 and 127.0.0.2: send, write, read, atomics, ATOMIC WRITE, FLUSH");
         out.println("  pingpong [--provider soft] [--device NAME] [--address IP] [--port TCPPORT] [--size BYTES] [--iters N]"
                 + " [--mtu BYTES] [--all-ops] [--cm] [server-host]");

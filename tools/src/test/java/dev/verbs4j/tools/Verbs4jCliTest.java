@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,7 +29,24 @@ class Verbs4jCliTest {
         String text = out.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("provider soft: 2 device(s)"), text);
         assertTrue(text.contains("FLUSH_GLOBAL") && text.contains("ATOMIC_WRITE"), text);
-        assertTrue(text.contains("GID[0]:\t0000:0000:0000:0000:0000:ffff:7f00:0001"), text);
+        assertTrue(text.contains("\t\t\tGID[  0]:\t\t::ffff:127.0.0.1, RoCE v2\n"), text);
+    }
+
+    @Test
+    void watchPrintsThePortAsItIsThenItsChanges() {
+        assertEquals(0, run("devices", "--watch", "0.2", "-d", "soft0"));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(List.of("watching 1 device(s)", "soft0 port 1 state ACTIVE active_mtu 4096"), text.lines().toList(), text);
+    }
+
+    @Test
+    void gidsAreWrittenAsInetNtopWritesThem() {
+        assertEquals("fe80::9cf8:f2ff:fe56:6b6a", DevicesCommand.ntop(dev.verbs4j.Gid.parse("fe80::9cf8:f2ff:fe56:6b6a").toBytes()));
+        assertEquals("fd00:9::2", DevicesCommand.ntop(dev.verbs4j.Gid.parse("fd00:9:0:0:0:0:0:2").toBytes()));
+        assertEquals("::ffff:10.9.0.2", DevicesCommand.ntop(dev.verbs4j.Gid.parse("::ffff:10.9.0.2").toBytes()));
+        assertEquals("1:0:1::", DevicesCommand.ntop(dev.verbs4j.Gid.parse("1:0:1:0:0:0:0:0").toBytes()));
+        assertEquals("2001:db8::1:0:0:1", DevicesCommand.ntop(dev.verbs4j.Gid.parse("2001:db8:0:0:1:0:0:1").toBytes()));
+        assertEquals("::", DevicesCommand.ntop(new byte[16]));
     }
 
     @Test

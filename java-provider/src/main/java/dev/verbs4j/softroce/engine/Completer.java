@@ -40,25 +40,29 @@ final class Completer {
     private boolean rewound;
     private int rewoundTo;
     /**
-     * A read-like request was asked again ({@link Requester#askAgain}) for the response
-     * {@link #askedAtPsn} at {@link #askedAtNs}, and nothing has completed since. What comes
-     * next may still answer the packets sent before. An ACK asks again only if it names a
-     * later PSN (the responder sent it later); a read response overtaken by the next one only
-     * after a quiet time of an eighth of the ACK timeout: the answer asked for, reordered in
-     * its turn, would otherwise ask again, and its answer again, without end.
+     * A read-like request was asked again ({@link Requester#askAgain}) for an ACK past it,
+     * when everything below {@link #askedBelow} had been sent, and nothing has completed
+     * since. ACKs below it may have left the responder before the question came: only one
+     * that acknowledges a request sent after the question (its PSN at or past askedBelow)
+     * says that the answer to the question was lost, and asks again.
      */
     private boolean askedAgain;
-    private int askedAtPsn;
-    private long askedAtNs;
+    private int askedBelow;
+    /**
+     * Read-like requests asked again because responses past a missing one were dropped: every
+     * such request through the one ending at this PSN is asked again, and its answer comes after
+     * whatever the responder had sent before it got the question. A response up to this PSN
+     * that comes past a gap is one of those, sent before: it asks nothing (valid while this PSN
+     * is not behind {@link #expectedPsn}; a timeout's go-back-N ends it).
+     */
+    private boolean readsAsked;
+    private int readsAskedThrough;
     /**
      * The responder acknowledged through this PSN, past a read-like request whose answer had
      * not come: what lies between completes once that answer does, without being sent again.
      */
     private boolean ackedPastAnswer;
     private int ackedThrough;
-    private static final int QUIET_SHIFT = 3;
-    /** The quiet time when the ACK timeout is infinite: an eighth of timeout 14's 67 ms. */
-    private static final long QUIET_WITHOUT_TIMEOUT_NS = 8_388_608;
 
     Completer(QpEngine qp) {
         this.qp = qp;
@@ -72,6 +76,7 @@ final class Completer {
         rnrRetriesLeft = qp.rnrRetry;
         rewound = false;
         askedAgain = false;
+        readsAsked = false;
         ackedPastAnswer = false;
     }
 
@@ -112,6 +117,7 @@ final class Completer {
                     retryFromExpected();
                     // After a timeout nothing sent before is still on its way.
                     askedAgain = false;
+                    readsAsked = false;
                     armTimer(nowNs);
                 }
                 work++;
@@ -212,7 +218,7 @@ final class Completer {
             }
         } else if (p.has(OpcodeTable.READ_RESPONSE)) {
             if (!acknowledge(psn, false, nowNs)) {
-                readResponse(p, psn, nowNs);
+                readResponse(p, psn);
             }
         }
         if (ackedPastAnswer) {
@@ -266,7 +272,11 @@ final class Completer {
             }
             if (w.isReadLike()) {
                 int answered = readExpected(w);
-                if (Psn.compare(answered, psn) < 0 || (inclusive && answered == psn)) {
+                // A response among the read's own PSNs does not pass it: one of its packets is
+                // missing, which readResponse handles.
+                boolean past = inclusive ? Psn.compare(answered, psn) <= 0
+                        : Psn.compare(answered, psn) < 0 && Psn.compare(w.lastPsn, psn) < 0;
+                if (past) {
                     // Acknowledged past a request whose answer never came: an implied NAK.
                     expectedPsn = answered;
                     int through = inclusive ? psn : Psn.add(psn, -1);
@@ -274,8 +284,12 @@ final class Completer {
                         ackedPastAnswer = true;
                         ackedThrough = through;
                     }
-                    if (!askedAgain || Psn.compare(psn, askedAtPsn) > 0) {
-                        askAgain(w, answered, psn, nowNs);
+                    if (!inclusive) {
+                        // A response or NAK of a later request: the responses between were
+                        // dropped, or lost; each read-like request there goes again once.
+                        askAgainThrough(psn);
+                    } else if (!readsAskedCover(w) && (!askedAgain || Psn.compare(psn, askedBelow) >= 0)) {
+                        askAgain(w, answered);
                     }
                     return true;
                 }
@@ -310,7 +324,7 @@ final class Completer {
         return position < qp.sq.next ? qp.sq.at(position) : null;
     }
 
-    private void readResponse(PacketView p, int psn, long nowNs) {
+    private void readResponse(PacketView p, int psn) {
         Wqe w = oldestWaiting();
         if (w == null || !w.isReadLike() || w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP || w.opcode == WrOpcode.ATOMIC_FETCH_AND_ADD) {
             qp.counters.increment(Counters.DROP_GHOST_RESPONSE);
@@ -319,12 +333,11 @@ final class Completer {
         int expected = readExpected(w);
         int cmp = Psn.compare(psn, expected);
         if (cmp > 0) {
-            // A response was lost: ask again from the first missing one.
+            // A response was lost, or overtaken: this one is dropped, and so is every response
+            // after it until the missing one comes.
             qp.counters.increment(Counters.OUT_OF_SEQUENCE);
             expectedPsn = expected;
-            if (!askedAgain || nowNs - askedAtNs >= quietNs()) {
-                askAgain(w, expected, psn, nowNs);
-            }
+            askAgainThrough(psn);
             return;
         }
         if (cmp < 0) {
@@ -471,6 +484,7 @@ final class Completer {
     private void retryFromExpected() {
         // What goes again is acknowledged again: the ACK past an answer stands for no more.
         ackedPastAnswer = false;
+        readsAsked = false;
         advancePosition();
         if (position < qp.sq.next || partlySent(position)) {
             qp.requester.rewind(position, readOrExpected(qp.sq.at(position)));
@@ -478,22 +492,60 @@ final class Completer {
     }
 
     /**
-     * A read-like request's answer was lost, though the responder went on past it (the
-     * response at {@code responsePsn} said so): asks for the answer again.
+     * A read-like request's answer was lost, though the responder went on past it (an ACK
+     * past it said so): asks for the answer again.
      */
-    private void askAgain(Wqe w, int fromPsn, int responsePsn, long nowNs) {
+    private void askAgain(Wqe w, int fromPsn) {
         if (w.state != Wqe.SENT) {
             return; // a rewind sends it again anyway
         }
         askedAgain = true;
-        askedAtPsn = responsePsn;
-        askedAtNs = nowNs;
+        askedBelow = qp.requester.psnHigh;
         qp.requester.askAgain(w, fromPsn);
     }
 
-    private long quietNs() {
-        long timeoutNs = RnrTimer.ackTimeoutNs(qp.timeout);
-        return timeoutNs == Long.MAX_VALUE ? QUIET_WITHOUT_TIMEOUT_NS : timeoutNs >> QUIET_SHIFT;
+    /**
+     * A read response at {@code psn} came past a missing one and was dropped: asks again for
+     * each read-like request not yet asked, from the one waiting through the one {@code psn}
+     * answers (IBTA 9.7.5.1.7: a requester may reissue a read from the first missing byte).
+     * Each goes once: the responses the responder sent before it got the questions keep
+     * coming, each past the gap, and asking again for one of them would draw its whole answer
+     * again, on a link slower than the responses, over and over. A lost answer to a question
+     * is left to the timeout's go-back-N, as the kernel rxe leaves every lost response.
+     */
+    private void askAgainThrough(int psn) {
+        boolean live = readsAskedLive();
+        if (live && Psn.compare(psn, readsAskedThrough) <= 0) {
+            return;
+        }
+        SendQueue sq = qp.sq;
+        for (long p = position; p < sq.next; p++) {
+            Wqe w = sq.at(p);
+            if (w.state == Wqe.DONE || !w.isReadLike()) {
+                continue;
+            }
+            if (Psn.compare(w.firstPsn, psn) > 0) {
+                break;
+            }
+            if (live && Psn.compare(w.lastPsn, readsAskedThrough) <= 0) {
+                continue;
+            }
+            if (w.state == Wqe.SENT) {
+                qp.requester.askAgain(w, readExpected(w));
+                readsAsked = true;
+                live = true;
+                readsAskedThrough = w.lastPsn;
+            }
+        }
+    }
+
+    private boolean readsAskedLive() {
+        return readsAsked && Psn.compare(readsAskedThrough, expectedPsn) >= 0;
+    }
+
+    /** Whether read-like request {@code w} was asked again for a response past a gap, its answer still to come. */
+    private boolean readsAskedCover(Wqe w) {
+        return readsAskedLive() && Psn.compare(w.lastPsn, readsAskedThrough) <= 0;
     }
 
     /**

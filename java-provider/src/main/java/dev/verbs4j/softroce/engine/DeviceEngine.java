@@ -106,6 +106,8 @@ public final class DeviceEngine implements AutoCloseable {
     private volatile boolean rxeFlushIcrc = Boolean.getBoolean(RXE_FLUSH_ICRC_PROPERTY);
     private String name;
     private DeviceMBeans mbeans;
+    /** The port of a device made on a network interface; null for a device on one address. */
+    private PortWatch port;
 
     /**
      * System property: talk FLUSH with the kernel rxe, whose ICRC variant covers the headers
@@ -364,10 +366,11 @@ public final class DeviceEngine implements AutoCloseable {
      */
     InetSocketAddress peerAddress(Gid gid) {
         InetAddress to = gid.toInetAddress();
-        if (to instanceof java.net.Inet6Address six && six.isLinkLocalAddress()
-                && localAddress instanceof java.net.Inet6Address own && own.getScopeId() != 0) {
+        int scope = port != null ? port.linkScope()
+                : localAddress instanceof java.net.Inet6Address own ? own.getScopeId() : 0;
+        if (to instanceof java.net.Inet6Address six && six.isLinkLocalAddress() && scope != 0) {
             try {
-                to = java.net.Inet6Address.getByAddress(null, six.getAddress(), own.getScopeId());
+                to = java.net.Inet6Address.getByAddress(null, six.getAddress(), scope);
             } catch (java.net.UnknownHostException e) {
                 throw new AssertionError(e);
             }
@@ -375,24 +378,55 @@ public final class DeviceEngine implements AutoCloseable {
         return new InetSocketAddress(to, peerPort);
     }
 
-    /** The source port the link really sends {@code wanted}'s packets from. */
-    int sourcePort(int wanted) {
-        return link.sourcePort(wanted);
+    /**
+     * The sender ({@link Link#sourcePort(InetAddress, int)}) of the packets from source GID
+     * {@code sgidIndex} to {@code peer} that want UDP port {@code wanted}.
+     */
+    int sourcePort(int sgidIndex, InetSocketAddress peer, int wanted) {
+        return link.sourcePort(sourceAddress(sgidIndex, peer), wanted);
+    }
+
+    /**
+     * The address packets from source GID {@code sgidIndex} to {@code peer} leave from: the
+     * one the GID names on a device made on an interface, else the device's own address.
+     */
+    InetAddress sourceAddress(int sgidIndex, InetSocketAddress peer) {
+        if (port == null) {
+            return localAddress;
+        }
+        InetAddress a = port.gidAddress(sgidIndex);
+        return a != null ? a : link.sourceFor(peer);
+    }
+
+    /**
+     * Watches the port of a device made on a network interface: the engine's steps let it
+     * look at the interface ({@link PortWatch#poll}), and the queue pairs send from the
+     * address their source GID index names.
+     */
+    public void watch(PortWatch watch) {
+        lock.lock();
+        try {
+            this.port = watch;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Sets {@code flow} to go from this device's own port to {@code peer}. */
     void flowTo(InetSocketAddress peer, UdpFlow flow) {
-        flowTo(peer, local.getPort(), flow);
+        flowTo(peer, link.sourceFor(peer), local.getPort(), flow);
     }
 
-    /** Sets {@code flow} to go from this device, UDP port {@code sourcePort}, to {@code peer}. */
-    void flowTo(InetSocketAddress peer, int sourcePort, UdpFlow flow) {
-        InetAddress source = localAddress;
+    /**
+     * Sets {@code flow} to go from {@code source}, UDP port {@code sourcePort} (a sender of
+     * {@link Link#sourcePort(InetAddress, int)}: its low 16 bits), to {@code peer}.
+     */
+    void flowTo(InetSocketAddress peer, InetAddress source, int sourcePort, UdpFlow flow) {
         InetAddress destination = peer.getAddress();
         if ((source.getAddress().length == 4) != (destination.getAddress().length == 4)) {
             throw new VerbsException(Errno.EINVAL, "cannot reach " + destination + " from " + source + " (IP version differs)");
         }
-        flow.set(source, sourcePort, destination, peer.getPort());
+        flow.set(source, sourcePort & 0xFFFF, destination, peer.getPort());
     }
 
     /** A flow from this device to {@code peer}, for address handles. */
@@ -459,6 +493,9 @@ public final class DeviceEngine implements AutoCloseable {
             int due = heldAckCount;
             int received = receive(nowNs);
             int work = received;
+            if (port != null) {
+                work += port.poll(nowNs);
+            }
             if (gsi != null) {
                 work += gsi.doWork(nowNs);
             }
@@ -931,14 +968,15 @@ public final class DeviceEngine implements AutoCloseable {
         }
         if (rxFlowSources[slot] != source) {
             InetAddress from = source.getAddress();
-            if ((from instanceof Inet4Address) != (localAddress instanceof Inet4Address)) {
+            InetAddress to = link.receivedAt();
+            if ((from instanceof Inet4Address) != (to instanceof Inet4Address)) {
                 return false;
             }
             UdpFlow flow = rxFlows[slot];
             if (flow == null) {
                 flow = rxFlows[slot] = new UdpFlow();
             }
-            flow.set(from, source.getPort(), localAddress, local.getPort());
+            flow.set(from, source.getPort(), to, local.getPort());
             rxFlowSources[slot] = source;
         }
         rxFlow = rxFlows[slot];

@@ -16,4 +16,10 @@ public record DeviceLimits(
         return new DeviceLimits(0x10000, 0x4000, 32, 32, 0x4000, 0x10000, 0x10000, 0x10000, 0x1000, 0x1000, 0x1000,
                 0x4000, 27, 128, 128, 256, Mtu.MTU_4096, 2, 1L << 46, 512);
     }
+
+    /** A copy whose queue pairs may name source GID indexes below {@code length}. */
+    public DeviceLimits withGidTableLength(int length) {
+        return new DeviceLimits(maxQp, maxQpWr, maxSge, maxSgeRd, maxCq, maxCqe, maxMr, maxMw, maxPd, maxAh, maxSrq, maxSrqWr,
+                maxSrqSge, maxQpRdAtom, maxQpInitRdAtom, maxInlineData, maxMtu, length, maxMrSize, maxFastRegPages);
+    }
 }

@@ -268,8 +268,8 @@ public final class QpEngine {
         if (QpAttrMask.AV.isSet(mask)) {
             av = a.av();
             peer = device.peerAddress(av.dgid());
-            sourcePort = device.sourcePort(RoceSourcePort.of(av.flowLabel(), qpn, destQpn));
-            device.flowTo(peer, sourcePort, flow);
+            sourcePort = device.sourcePort(av.sgidIndex(), peer, RoceSourcePort.of(av.flowLabel(), qpn, destQpn));
+            device.flowTo(peer, device.sourceAddress(av.sgidIndex(), peer), sourcePort, flow);
         }
     }
 

@@ -17,6 +17,16 @@ public abstract class ForwardingLink implements Link {
     }
 
     @Override
+    public java.net.InetAddress receivedAt() {
+        return inner.receivedAt();
+    }
+
+    @Override
+    public java.net.InetAddress sourceFor(InetSocketAddress destination) {
+        return inner.sourceFor(destination);
+    }
+
+    @Override
     public InetSocketAddress localAddress() {
         return inner.localAddress();
     }

@@ -1,6 +1,7 @@
 package dev.verbs4j.softroce.transport;
 
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
@@ -36,6 +37,31 @@ public interface Link extends AutoCloseable {
      */
     default int sourcePort(int wanted) {
         return localAddress().getPort();
+    }
+
+    /**
+     * The sender of a flow from address {@code from} and UDP port {@code wanted}, for a link
+     * that owns several addresses ({@link NetdevLink}): a value whose low 16 bits are the port
+     * the packets really leave from (as {@link #sourcePort(int)} returns it) and whose higher
+     * bits say, to this link's sends, which address they leave from. By default the link's one
+     * address, and the bits above the port are 0.
+     */
+    default int sourcePort(InetAddress from, int wanted) {
+        return sourcePort(wanted);
+    }
+
+    /**
+     * The address packets to {@code destination} leave from when their sender names no address
+     * (a value of {@link #sourcePort(InetAddress, int)} with nothing above the port): by
+     * default the link's one address.
+     */
+    default InetAddress sourceFor(InetSocketAddress destination) {
+        return localAddress().getAddress();
+    }
+
+    /** The local address the datagram the last receive returned was sent to: by default the link's one address. */
+    default InetAddress receivedAt() {
+        return localAddress().getAddress();
     }
 
     /** Sends from {@code sourcePort} (one {@link #sourcePort} returned); see {@link #send}. */

@@ -360,6 +360,11 @@ public final class NativeUdpLink implements Link {
         return fd;
     }
 
+    /** Whether datagrams fetched together wait in the batch: a receive finds one without asking the kernel. */
+    boolean pending() {
+        return batch != null && batch.pending();
+    }
+
     /** Whether the kernel may join datagrams that come together into one message for this link. */
     boolean joinsReceives() {
         return joined;

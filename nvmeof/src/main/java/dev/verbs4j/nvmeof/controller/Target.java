@@ -62,6 +62,7 @@ public final class Target implements AutoCloseable {
     private final long[] rejects = new long[16];
     /** Queues ended because handling their commands or events threw. */
     private long faults;
+    private long keepAliveExpiries;
 
     public Target(Provider provider, TargetOptions options, List<Subsystem> offered) {
         this.provider = provider;
@@ -146,6 +147,7 @@ public final class Target implements AutoCloseable {
         // Deadlines first: a Keep Alive that arrives after its deadline does not revive the controller.
         for (int i = live.size() - 1; i >= 0; i--) {
             if (i < live.size() && live.get(i).keepAliveExpired(nowNs)) {
+                keepAliveExpiries++;
                 dropController(live.get(i));
                 work++;
             }
@@ -350,6 +352,11 @@ public final class Target implements AutoCloseable {
     /** How many queues were ended because something in their handling threw (0 in a healthy target). */
     public long faults() {
         return faults;
+    }
+
+    /** How many controllers were ended because their host's Keep Alive did not come in time. */
+    public long keepAliveExpiries() {
+        return keepAliveExpiries;
     }
 
     /** Controllers alive now. */

@@ -26,7 +26,8 @@ import java.util.List;
  * through {@link #ioQueue(int)}; their buffers come from {@link #allocateBuffer(long)}.
  */
 public final class NvmeHost implements AutoCloseable {
-    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
+    /** As the Linux host's default {@code admin_timeout}: a busy target may be slow to answer. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(60);
     /** The largest transfer a buffer key is made for: 64 pages. */
     static final int MAX_KEYED_BYTES = 256 * 1024;
 
@@ -276,9 +277,10 @@ public final class NvmeHost implements AutoCloseable {
             context = device.open();
             pd = context.allocatePd();
             keyMethod = options.keyMethod() != null ? options.keyMethod()
-                    : KeyMethod.best(provider.name(), context.queryDevice());
+                    : KeyMethod.best(pd, context.queryDevice());
             buffers = RegisteredArena.of(pd, keyMethod.bufferAccess());
-        } else if (context.device() != device) {
+        } else if (!context.device().name().equals(device.name())) {
+            // By name: a provider may hand each connection its own object for the same device.
             throw new IllegalStateException("queues resolved to two devices: " + context.device().name() + " and "
                     + device.name());
         }

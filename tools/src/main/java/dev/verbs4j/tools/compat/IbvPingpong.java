@@ -439,6 +439,7 @@ public final class IbvPingpong {
     }
 
     private void close() {
+        SoftQpCounters.print(ctx, qps, out);
         closeQuietly(ah);
         for (QueuePair qp : qps) {
             closeQuietly(qp);

@@ -127,6 +127,7 @@ public final class PerftestCompat {
                 sequence.run();
             } finally {
                 sequence.disconnect();
+                side.printSoftCounters(out);
             }
         }
     }

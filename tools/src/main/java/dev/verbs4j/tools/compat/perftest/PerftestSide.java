@@ -16,6 +16,7 @@ import dev.verbs4j.QpState;
 import dev.verbs4j.QpType;
 import dev.verbs4j.QueuePair;
 import dev.verbs4j.RcConnector;
+import dev.verbs4j.tools.compat.SoftQpCounters;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -185,6 +186,13 @@ final class PerftestSide implements AutoCloseable {
     /** perftest's {@code INC}: a size rounded up to whole cache lines. */
     static int roundUp(int size, int cacheLine) {
         return (size + cacheLine - 1) / cacheLine * cacheLine;
+    }
+
+    /** Prints the soft queue pairs' counters ({@link SoftQpCounters}); call before {@link #close}. */
+    void printSoftCounters(java.io.PrintStream out) {
+        if (qps != null) {
+            SoftQpCounters.print(ctx, java.util.Arrays.asList(qps), out);
+        }
     }
 
     @Override

@@ -1,0 +1,356 @@
+#!/usr/bin/env bash
+# Runs inside the rxe micro-VM (rxe-vm/run.sh -n veth), from scripts/vm-guest.sh or alone:
+# NVMe over Fabrics between the kernel's NVMe stacks and verbs4j's (nvmeof/), in both
+# directions, with the kernel against itself as the reference, on one boot:
+#   kernel host (nvme-rdma, nvme-cli, fio) -> kernel target (nvmet-rdma on rxe0, 10.9.0.1);
+#   kernel host -> verbs4j target on the soft provider (namespace peer, 10.9.0.2);
+#   kernel host -> verbs4j target on the ibverbs provider (rxe0 itself, as blktests pairs them);
+#   verbs4j host (soft, in peer; ibverbs, on rxe0) -> kernel target;
+#   verbs4j host -> verbs4j target, soft against soft (peer, 10.9.0.3 -> 10.9.0.2);
+#   each writing a pattern through one stack and reading it back through the other;
+#   faults: the verbs4j target killed in the middle of fio, a verbs4j host killed in the
+#   middle of its commands while the kernel host runs beside it.
+# fio: 4 KiB random writes verified at depth 32 on two jobs (two I/O queues), 128 KiB
+# sequential writes and reads, and a 70/30 mix, each verified (crc32c). Sizes are small:
+# under TCG these measure one emulator, and the figures are ratios to the kernel target's.
+# One line per check into target/vm/nvmeof.tsv (pairing/check, pass|fail, detail) and the
+# figures into target/vm/nvmeof-figures.tsv; scripts/vm-evaluate.py makes them the nvmeof
+# column. Needs nvme-cli and fio on the host (scripts/install-build-deps.sh) and a host build.
+#   rxe-vm/run.sh -n veth -t 900 -e JAVA_HOME=$JAVA_HOME -- bash scripts/vm-guest-nvmeof.sh
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+source scripts/vm-guest-env.sh
+out=target/vm
+results=$out/nvmeof.tsv
+figures=$out/nvmeof-figures.tsv
+logs=$out/nvmeof
+rm -rf "$results" "$figures" "$logs"
+mkdir -p "$logs"
+start_all=$SECONDS
+classpath=$(nvmeof_classpath)
+# The JVM as java_run starts it, but as one command, whose process id is the JVM's even under
+# 'ip netns exec' (the target must be killed, not a shell around it).
+java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1)
+[ ! -f "$(cds_archive "$classpath")" ] || java+=(-XX:SharedArchiveFile="$(cds_archive "$classpath")" -Xlog:cds=off)
+nqn=nqn.2026-01.dev.verbs4j:vm
+knqn=nqn.2026-01.dev.verbs4j:kernel-target
+hostid=5e7a0c1e-0000-4000-8000-000000000001
+hostnqn=nqn.2014-08.org.nvmexpress:uuid:$hostid
+# The namespaces' files on tmpfs: its inodes say 4 KiB blocks, which nvmet takes for the
+# namespace's block size (the guest's overlay root says none).
+work=/run/nvmeof
+mkdir -p "$work"
+mount -t tmpfs -o size=320M none "$work"
+
+record() { # check pass|fail detail
+    printf 'nvmeof/%s\t%s\t%s\n' "$1" "$2" "$3" >> "$results"
+    echo "$2  nvmeof/$1  $3"
+}
+check() { # check command... (pass when it exits 0; its last output line is the detail)
+    local name=$1 log
+    shift
+    log="$logs/$(echo "$name" | tr '/#' '__').log"
+    if "$@" > "$log" 2>&1; then
+        record "$name" pass "$(tail -n 1 "$log")"
+    else
+        record "$name" fail "status $?: $(tail -n 3 "$log" | tr '\n' ' ')"
+    fi
+}
+figure() { # name value unit
+    printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$figures"
+}
+
+modprobe nvme_rdma && modprobe nvmet_rdma || { record setup fail "no nvme_rdma or nvmet_rdma module"; exit 1; }
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+cfg=/sys/kernel/config/nvmet
+
+kernel_target_up() { # the kernel target on 10.9.0.1:4420, namespace 1 a 256 MiB file
+    mkdir -p "$cfg/subsystems/$knqn"
+    echo 1 > "$cfg/subsystems/$knqn/attr_allow_any_host"
+    truncate -s 256M "$work/kernel-ns1.img"
+    mkdir -p "$cfg/subsystems/$knqn/namespaces/1"
+    echo -n "$work/kernel-ns1.img" > "$cfg/subsystems/$knqn/namespaces/1/device_path"
+    echo 1 > "$cfg/subsystems/$knqn/namespaces/1/enable"
+    mkdir -p "$cfg/ports/1"
+    echo rdma > "$cfg/ports/1/addr_trtype"
+    echo ipv4 > "$cfg/ports/1/addr_adrfam"
+    echo 10.9.0.1 > "$cfg/ports/1/addr_traddr"
+    echo 4420 > "$cfg/ports/1/addr_trsvcid"
+    ln -sf "$cfg/subsystems/$knqn" "$cfg/ports/1/subsystems/$knqn"
+}
+kernel_target_down() {
+    rm -f "$cfg/ports/1/subsystems/$knqn"
+    rmdir "$cfg/ports/1" 2>/dev/null
+    echo 0 > "$cfg/subsystems/$knqn/namespaces/1/enable" 2>/dev/null
+    rmdir "$cfg/subsystems/$knqn/namespaces/1" "$cfg/subsystems/$knqn" 2>/dev/null
+}
+
+# The verbs4j target: $1 soft|ibverbs, $2 its address; namespace 1 a 256 MiB file (kept
+# across restarts), 2 in memory. Sets target_pid; returns once it listens.
+target_pid=
+java_target_start() {
+    local provider=$1 address=$2 run=() devices=()
+    [ "$provider" = ibverbs ] || { run=(ip netns exec peer); devices=(-Dverbs4j.soft.devices=p0=$address); }
+    [ -f "$work/java-ns1.img" ] || truncate -s 256M "$work/java-ns1.img"
+    "${run[@]}" "${java[@]}" "${devices[@]}" -cp "$classpath" dev.verbs4j.nvmeof.TargetMain --provider "$provider" --address "$address" --port 4420 \
+        --subsystem "$nqn" --namespace "file:$work/java-ns1.img:256M:4096" --namespace mem:32M \
+        >> "$logs/target-$provider.log" 2>&1 &
+    target_pid=$!
+    await 60 "$target_pid" grep -q "nvmeof target on" "$logs/target-$provider.log"
+}
+java_target_stop() {
+    [ -n "$target_pid" ] || return 0
+    kill "$target_pid" 2>/dev/null
+    wait "$target_pid" 2>/dev/null
+    target_pid=
+}
+
+# The kernel host: connects to subsystem $2 at $1 and sets ctrl (nvmeN) and dev (its first
+# namespace's block device). Extra nvme-connect options follow.
+ctrl=
+dev=
+kernel_connect() {
+    local address=$1 subsystem=$2 c b
+    shift 2
+    nvme connect -t rdma -a "$address" -s 4420 -n "$subsystem" --hostnqn="$hostnqn" --hostid="$hostid" \
+        --nr-io-queues=2 "$@" || return 1
+    ctrl=
+    dev=
+    for _ in $(seq 1 100); do
+        for c in /sys/class/nvme/nvme*; do
+            grep -qx "$subsystem" "$c/subsysnqn" 2>/dev/null && grep -qx live "$c/state" && ctrl=$(basename "$c")
+        done
+        # Namespace 1's block device, by its nsid: the kernel numbers the disks in the order its
+        # scan found them. With native multipath a disk's device is the subsystem, else the controller.
+        for b in /sys/block/nvme*n*; do
+            [[ $(basename "$b") =~ ^nvme[0-9]+n[0-9]+$ ]] && grep -qx "$subsystem" "$b/device/subsysnqn" 2>/dev/null &&
+                grep -qx 1 "$b/nsid" 2>/dev/null && dev=/dev/$(basename "$b")
+        done
+        [ -n "$ctrl" ] && [ -b "$dev" ] && [ "$(cat "/sys/block/${dev#/dev/}/size")" -gt 0 ] &&
+            { echo "$ctrl: $dev, $(( $(cat "/sys/block/${dev#/dev/}/size") / 2048 )) MiB"; return 0; }
+        sleep 0.1
+    done
+    echo "no live controller with a namespace for $subsystem"
+    return 1
+}
+kernel_disconnect() {
+    [ -n "$ctrl" ] || return 0
+    nvme disconnect -d "$ctrl" > /dev/null
+    local rc=$?
+    ctrl=
+    dev=
+    return $rc
+}
+
+# One fio job on $dev: $1 name, $2 pairing (for the figures), then fio's options. Passes
+# when fio exits 0 with no error and, where it verifies, every block verified.
+fio_run() {
+    local name=$1 pairing=$2
+    shift 2
+    fio --name="$name" --filename="$dev" --ioengine=libaio --direct=1 --group_reporting --verify_state_save=0 \
+        --output-format=json --output="$logs/$pairing-$name.json" "$@" || return 1
+    python3 - "$logs/$pairing-$name.json" "$pairing" "$name" "$figures" <<'PY'
+import json, sys
+path, pairing, name, figures = sys.argv[1:5]
+text = open(path).read()
+job = json.loads(text[text.index("{"):])["jobs"][0]  # after fio's warnings, if any
+if job["error"]:
+    sys.exit("fio error %d" % job["error"])
+parts = []
+with open(figures, "a") as f:
+    for rw in ("write", "read"):
+        if job[rw]["io_bytes"]:
+            iops, mbs = job[rw]["iops"], job[rw]["bw_bytes"] / 1e6
+            f.write("%s/%s-%s\t%.0f\tIOPS\n%s/%s-%s\t%.2f\tMB/s\n" % (pairing, name, rw, iops, pairing, name, rw, mbs))
+            parts.append("%s %.0f IOPS %.2f MB/s" % (rw, iops, mbs))
+if not parts:
+    sys.exit("fio moved no data")
+print(", ".join(parts))
+PY
+}
+# The fio runs of one pairing, on $dev.
+fio_suite() { # pairing
+    local p=$1
+    check "$p#fio-4k-randwrite-verify-qd32" fio_run randwrite "$p" --rw=randwrite --bs=4k --iodepth=32 \
+        --numjobs=2 --size=4M --offset_increment=8M --verify=crc32c --verify_fatal=1 --randrepeat=0
+    check "$p#fio-128k-write-verify" fio_run seqwrite "$p" --rw=write --bs=128k --iodepth=8 --size=16M \
+        --offset=32M --verify=crc32c --verify_fatal=1
+    check "$p#fio-128k-read" fio_run seqread "$p" --rw=read --bs=128k --iodepth=8 --size=16M --offset=32M
+    check "$p#fio-4k-mixed-70-30-verify" fio_run mixed "$p" --rw=randrw --rwmixread=70 --bs=4k --iodepth=16 \
+        --size=4M --offset=64M --verify=crc32c --verify_fatal=1
+}
+# A pattern written by one stack and read back by the other.
+head -c 2M /dev/urandom > "$work/pattern-a"
+head -c 2M /dev/urandom > "$work/pattern-b"
+dd_write() { # pattern device offset-MiB
+    dd if="$1" of="$2" bs=1M seek="$3" oflag=direct status=none && nvme flush "$2" > /dev/null
+}
+dd_compare() { # pattern device offset-MiB
+    dd if="$2" of="$work/back" bs=1M skip="$3" count=2 iflag=direct status=none && cmp "$1" "$work/back" &&
+        echo "2 MiB read back at $3 MiB match"
+}
+java_host() { # namespace (peer|-) provider source args... : HostMain against --address
+    local ns=$1 provider=$2 source=$3 run=() devices=()
+    shift 3
+    [ "$ns" = - ] || run=(ip netns exec "$ns")
+    [ "$provider" = ibverbs ] || devices=(-Dverbs4j.soft.devices=h0=$source)
+    "${run[@]}" "${java[@]}" "${devices[@]}" -cp "$classpath" dev.verbs4j.nvmeof.HostMain --provider "$provider" --source "$source" --port 4420 "$@"
+}
+step() { echo "== nvmeof: $* (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"; }
+
+# 1. The reference: the kernel host against the kernel target, both on rxe0.
+step "kernel host -> kernel target (rxe0)"
+kernel_target_up
+if check "kernel-host-kernel-target#connect" kernel_connect 10.9.0.1 "$knqn"; then
+    fio_suite kernel-host-kernel-target
+    check "kernel-host-kernel-target#disconnect" kernel_disconnect
+fi
+
+# 2. The verbs4j host against the kernel target: from the soft provider in peer, with each key
+# method it has; from the ibverbs provider on rxe0, with the best the device offers (type 2
+# windows on rxe: libibverbs has no fast registration) and with region keys.
+step "verbs4j host -> kernel target"
+java_discovers_kernel() {
+    java_host peer soft 10.9.0.2 --address 10.9.0.1 --discover | tee /dev/stderr | grep -q "$knqn"
+}
+check "soft-host-kernel-target#discover" java_discovers_kernel
+# Fast registration at depth 32 over 2 queues, 4 KiB writes in the capsule and reads keyed,
+# with pattern-a as the data: written, flushed and read back, then read by the kernel host.
+java_writes_kernel_reads() {
+    java_host peer soft 10.9.0.2 --address 10.9.0.1 --subsystem "$knqn" --queues 2 --depth 32 --io-bytes 4K \
+        --count 512 --pattern "$work/pattern-a" || return 1
+    kernel_connect 10.9.0.1 "$knqn" && dd_compare "$work/pattern-a" "$dev" 0
+    local rc=$?
+    kernel_disconnect
+    return $rc
+}
+check "soft-host-kernel-target#fast-register-qd32-kernel-reads-back" java_writes_kernel_reads
+check "soft-host-kernel-target#region-no-in-capsule" java_host peer soft 10.9.0.2 --address 10.9.0.1 \
+    --subsystem "$knqn" --depth 16 --io-bytes 16K --count 128 --seed 4 --key-method region --no-in-capsule
+# rxe0 has type 2 windows and libibverbs no fast registration: the host must pick windows.
+ibverbs_best_keys() {
+    java_host - ibverbs 10.9.0.1 --address 10.9.0.1 --subsystem "$knqn" --queues 2 --depth 32 --io-bytes 4K \
+        --count 512 --seed 5 | tee /dev/stderr | grep -q "keys by WINDOW"
+}
+check "ibverbs-host-kernel-target#best-keys-qd32" ibverbs_best_keys
+check "ibverbs-host-kernel-target#region" java_host - ibverbs 10.9.0.1 --address 10.9.0.1 \
+    --subsystem "$knqn" --depth 16 --io-bytes 16K --count 256 --seed 6 --key-method region
+# Written by the kernel host, read by the verbs4j host.
+kernel_writes_java_reads() {
+    kernel_connect 10.9.0.1 "$knqn" && dd_write "$work/pattern-b" "$dev" 0
+    local rc=$?
+    kernel_disconnect
+    [ "$rc" = 0 ] && java_host peer soft 10.9.0.2 --address 10.9.0.1 --subsystem "$knqn" --io-bytes 4K --count 512 \
+        --pattern "$work/pattern-b" --phase read
+}
+check "soft-host-kernel-target#kernel-writes-verbs4j-reads" kernel_writes_java_reads
+kernel_target_down
+
+# 3. The kernel host against the verbs4j target on the soft provider, in peer.
+kernel_discovers_java() {
+    nvme discover -t rdma -a 10.9.0.2 -s 4420 --hostnqn="$hostnqn" --hostid="$hostid" | tee /dev/stderr |
+        grep -q "subnqn: *$nqn"
+}
+step "kernel host -> verbs4j target (soft, peer)"
+if check "kernel-host-soft-target#target-starts" java_target_start soft 10.9.0.2; then
+    check "kernel-host-soft-target#nvme-discover" kernel_discovers_java
+    if check "kernel-host-soft-target#connect" kernel_connect 10.9.0.2 "$nqn"; then
+        fio_suite kernel-host-soft-target
+        check "kernel-host-soft-target#kernel-writes" dd_write "$work/pattern-a" "$dev" 128
+        check "kernel-host-soft-target#disconnect" kernel_disconnect
+    fi
+    # The same namespace through the verbs4j host, soft against soft (a second address in peer):
+    # fast registration at depth 32 over 2 queues, reading what the kernel host wrote. Two soft
+    # engines in one emulated guest answer slowly enough that a Keep Alive can miss the
+    # target's 5 s deadline: this host asks for 30 s.
+    ip netns exec peer ip addr add 10.9.0.3/24 dev veth1 2>/dev/null
+    check "soft-host-soft-target#kernel-wrote-verbs4j-reads" java_host peer soft 10.9.0.3 --address 10.9.0.2 \
+        --subsystem "$nqn" --io-bytes 4K --count 512 --pattern "$work/pattern-a" --phase read --queues 2 \
+        --offset 128M --keep-alive-ms 30000
+    java_target_stop
+fi
+
+# 4. The kernel host against the verbs4j target on the ibverbs provider, on rxe0 itself.
+step "kernel host -> verbs4j target (ibverbs, rxe0)"
+if check "kernel-host-ibverbs-target#target-starts" java_target_start ibverbs 10.9.0.1; then
+    if check "kernel-host-ibverbs-target#connect" kernel_connect 10.9.0.1 "$nqn"; then
+        fio_suite kernel-host-ibverbs-target
+        check "kernel-host-ibverbs-target#kernel-wrote-earlier-reads" dd_compare "$work/pattern-a" "$dev" 128
+        check "kernel-host-ibverbs-target#disconnect" kernel_disconnect
+    fi
+    java_target_stop
+fi
+
+# 5. Faults. The verbs4j target killed while fio writes: the kernel host sees the controller
+# leave, reconnects when the target is back on the same file, and what was written and
+# flushed before the kill reads back.
+step "fault: the verbs4j target killed in the middle of fio"
+target_killed() {
+    java_target_start soft 10.9.0.2 || return 1
+    kernel_connect 10.9.0.2 "$nqn" --reconnect-delay=1 --ctrl-loss-tmo=60 || return 1
+    local c=$ctrl d=$dev
+    dd_write "$work/pattern-b" "$d" 0 || return 1
+    fio --name=killed --filename="$d" --ioengine=libaio --direct=1 --verify_state_save=0 --rw=randwrite --bs=4k --iodepth=32 \
+        --offset=16M --size=64M --time_based --runtime=20 > "$logs/fault-fio.log" 2>&1 &
+    local fio_pid=$!
+    sleep 3
+    kill -9 "$target_pid"
+    wait "$target_pid" 2>/dev/null
+    target_pid=
+    await 30 "" sh -c "! grep -qx live /sys/class/nvme/$c/state" || { echo "the controller stayed live"; return 1; }
+    echo "after the kill: $(cat /sys/class/nvme/$c/state)"
+    java_target_start soft 10.9.0.2 || return 1
+    await 60 "" grep -qx live "/sys/class/nvme/$c/state" || { echo "no reconnect: $(cat /sys/class/nvme/$c/state)"; return 1; }
+    echo "reconnected: $(cat /sys/class/nvme/$c/state)"
+    wait "$fio_pid"
+    echo "fio across the kill exited $?"
+    ctrl=$c dev=$d
+    dd_compare "$work/pattern-b" "$d" 0 || return 1
+    cmp -n 2097152 "$work/pattern-b" "$work/java-ns1.img" || return 1
+    kernel_disconnect
+    java_target_stop
+    echo "flushed data survived the kill, the host reconnected"
+}
+check "fault#target-killed-during-fio" target_killed
+java_target_stop
+kernel_disconnect 2>/dev/null
+
+# A verbs4j host killed in the middle of its commands must not harm the target or the kernel
+# host beside it, whose verified fio run goes on.
+step "fault: a host killed in the middle of its commands"
+host_killed() {
+    java_target_start soft 10.9.0.2 || return 1
+    kernel_connect 10.9.0.2 "$nqn" || return 1
+    java_host - ibverbs 10.9.0.1 --address 10.9.0.2 --subsystem "$nqn" --queues 2 --depth 32 --io-bytes 16K \
+        --count 4096 --nsid 2 > "$logs/fault-killed-host.log" 2>&1 &
+    local host_pid=$!
+    await 60 "$host_pid" grep -q "^controller" "$logs/fault-killed-host.log" || { echo "the host never connected"; return 1; }
+    fio --name=beside --filename="$dev" --ioengine=libaio --direct=1 --verify_state_save=0 --rw=randwrite --bs=4k \
+        --iodepth=16 --size=8M --offset=96M --verify=crc32c --verify_fatal=1 > "$logs/fault-beside.log" 2>&1 &
+    local fio_pid=$!
+    sleep 1
+    kill -0 "$host_pid" || { echo "the host ended before it could be killed: $(tail -n 1 "$logs/fault-killed-host.log")"; return 1; }
+    kill -9 "$host_pid"
+    wait "$fio_pid" || { echo "the kernel host's fio failed beside the killed host"; return 1; }
+    kill -0 "$target_pid" || { echo "the target died"; return 1; }
+    java_host - ibverbs 10.9.0.1 --address 10.9.0.2 --subsystem "$nqn" --depth 8 --io-bytes 4K --count 64 --nsid 2 \
+        || { echo "a new host could not run after the kill"; return 1; }
+    kernel_disconnect
+    java_target_stop
+    echo "the target and the kernel host beside it carried on; a new host ran"
+}
+check "fault#host-killed-mid-command" host_killed
+java_target_stop
+kernel_disconnect 2>/dev/null
+
+dmesg | grep -iE 'nvme|nvmet' | tail -n 40 > "$logs/dmesg.txt"
+if dmesg | grep -qE 'BUG:|Oops|general protection|WARNING:'; then
+    record kernel-log fail "the kernel logged: $(dmesg | grep -E 'BUG:|Oops|general protection|WARNING:' | head -n 1)"
+else
+    record kernel-log pass "no oops, BUG or WARNING in the kernel's log"
+fi
+umount "$work"
+rmdir "$work"
+echo "== nvmeof took $(( SECONDS - start_all )) s: $(grep -c "	pass	" "$results") passed, $(grep -c "	fail	" "$results") failed"
+! grep -q "	fail	" "$results"
