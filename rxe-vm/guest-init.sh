@@ -115,6 +115,13 @@ case "$NET" in
     *)
         give_up "unknown network mode $NET" ;;
 esac
+# run.sh -m: another rdma_rxe in place of the one loaded above, which no device
+# uses yet. The file is on the host's root, seen under /newroot.
+if [ -n "${RXE_MODULE:-}" ]; then
+    rmmod rdma_rxe || give_up "rmmod rdma_rxe failed"
+    insmod "/newroot$RXE_MODULE" || give_up "insmod $RXE_MODULE failed"
+    mark "rdma_rxe replaced by $RXE_MODULE"
+fi
 in_root /usr/bin/rdma link add rxe0 type rxe netdev "$rxe_netdev" || give_up "rdma link add rxe0 failed"
 tries=0
 until grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null; do

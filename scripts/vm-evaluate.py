@@ -542,6 +542,62 @@ def judge_kernel_columns(columns, problems):
                             % (release, kernel_label(release), release))
 
 
+# The C reproducers of kernel/reproducers (one per defect), run on each kernel the test
+# command boots: target/vm/reproducers.tsv (the newest kernel, its release in
+# repeat-kernel.txt) and target/vm/kernels/<release>/reproducers.tsv, lines of
+# name, exit status, the line it printed. Each program's "Finding:" line names the case of the
+# findings list it reproduces ("-": none, the defect is expected wherever it runs).
+REPRODUCERS = os.path.join(ROOT, "kernel", "reproducers")
+REPRODUCER_OUTCOMES = {"0": "ok", "1": "defect", "77": "skip"}
+
+
+def judge_reproducers(lists, problems):
+    """Writes conformance-reproducers.md (reproducer x kernel) beside the view by kernel; a
+    reproducer that says ok where the list has its finding for that kernel, shows a defect
+    where it has none, or fails to run is a problem."""
+    expected = {}
+    for path in sorted(glob.glob(os.path.join(REPRODUCERS, "*.c"))):
+        with open(path) as f:
+            match = re.search(r"^ \* Finding: (\S+)", f.read(), re.M)
+        expected[os.path.basename(path)[:-2]] = match.group(1) if match else "-"
+    runs = []
+    newest = read_lines(os.path.join(VM, "repeat-kernel.txt"))
+    if os.path.exists(os.path.join(VM, "reproducers.tsv")) and newest:
+        runs.append((newest[0], os.path.join(VM, "reproducers.tsv")))
+    for release in booted_kernels():
+        runs.append((release, os.path.join(VM, "kernels", release, "reproducers.tsv")))
+    runs = [(release, path) for release, path in runs if os.path.exists(path)]
+    if not runs:
+        return
+    runs.sort(key=lambda r: version_parts(r[0]) or [])
+    table = {}
+    for release, path in runs:
+        run = {"provider": "ibverbs", "device": "rxe0", "peerProvider": "ibverbs", "peerDevice": "rxe0",
+               "kernel": release}
+        for line in read_lines(path):
+            name, status, said = (line.split("\t", 2) + ["", ""])[:3]
+            outcome = REPRODUCER_OUTCOMES.get(status, "error %s" % status)
+            case = expected.get(name, "-")
+            listed = case == "-" or finding(lists, run, case) is not None
+            if outcome == "ok" and listed or outcome == "defect" and not listed or outcome.startswith("error"):
+                problems.append("reproducer %s on kernel %s: %s (%s)"
+                                % (name, release, outcome, "the findings list has the defect there" if outcome == "ok"
+                                   else "the findings list has no such defect there" if outcome == "defect" else said))
+                outcome += " (mismatch)"
+            table.setdefault(name, {})[release] = outcome
+    lines = ["# The rxe reproducers by kernel", "",
+             "kernel/reproducers/run.sh on each kernel the run booted: `defect` where the kernel shows it, "
+             "`ok` where it behaves as IBTA asks, `skip` where the kernel lacks the feature (or the program "
+             "would panic it). Made %s." % datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "",
+             "| reproducer | " + " | ".join(kernel_label(r).replace(KERNEL_COLUMN + "-", "") for r, _ in runs) + " |",
+             "|---|" + "---|" * len(runs)]
+    for name in sorted(table):
+        lines.append("| `%s` | %s |" % (name, " | ".join(table[name].get(r, "–") for r, _ in runs)))
+    with open(os.path.join(REPORTS, "conformance-reproducers.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines[4:]))
+
+
 def judge_netdev(column_lines, problems):
     """scripts/vm-guest-netdev.sh's checks (target/vm/netdev.txt): a FAIL line, or no file, fails the run."""
     lines = read_lines(os.path.join(VM, "netdev.txt"))
@@ -758,6 +814,7 @@ def main():
 
     column_lines.append(judge_c_tools(lists, problems))
     column_lines.append(judge_nvmeof(lists, problems))
+    judge_reproducers(lists, problems)
 
     bw_c = perf_line(os.path.join(VM, "ib_write_bw.log"), r"^65536\s")
     bw_j = perf_line(os.path.join(VM, "perf-ibverbs-write_bw.log"), r"^65536\s")

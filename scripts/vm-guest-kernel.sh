@@ -31,4 +31,5 @@ java_run -cp "$classpath" \
 echo $? > "$out/conformance-cm.rc"
 grep -E '^==== verbs4j' "$out/conformance-cm.log"
 echo "== suite on kernel $release took $(( SECONDS - start )) s"
+bash kernel/reproducers/run.sh "$out/reproducers.tsv"
 exit 0

@@ -245,6 +245,7 @@ bash scripts/vm-guest-lossy.sh
 step "NVMe over Fabrics: nvme-rdma, nvmet-rdma, nvme-cli and fio against verbs4j's target and host"
 bash scripts/vm-guest-nvmeof.sh > "$out/nvmeof-guest.log" 2>&1
 grep -E "^(fail|== nvmeof took)" "$out/nvmeof-guest.log"
+bash kernel/reproducers/run.sh "$out/reproducers.tsv"
 
 # Whatever ran above, the kernel must not have faulted: an oops kills the thread that made the
 # call (a JVM may go on without it) and may have written where it should not.

@@ -15,7 +15,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p target/vm
-rm -rf target/vm/*.rc target/vm/summary.env target/vm/perf.jsonl target/vm/kernels target/vm/power-loss*.txt
+rm -rf target/vm/*.rc target/vm/summary.env target/vm/perf.jsonl target/vm/kernels target/vm/power-loss*.txt target/vm/reproducers.tsv
 kernels=${VERBS4J_KERNELS:-releases}
 
 if ! reason=$(rxe-vm/available.sh 2>&1); then
@@ -32,6 +32,8 @@ fi
 grep -E "^rxe-vm: (kernel|qemu|rdma-core)" target/vm/fetch.log
 # The guest's JVMs start from class-data archives of the suite's and the tools' class paths.
 scripts/vm-cds.sh
+# The rxe reproducers, built here: a compiler under the guest's emulation takes a minute.
+kernel/reproducers/run.sh --build || echo "== kernel/reproducers/run.sh --build failed: the guest builds them"
 
 start=$(date +%s)
 echo "== kernel rxe suite: one boot of the newest kernel for the conformance suite, interop and perf"

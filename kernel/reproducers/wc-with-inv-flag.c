@@ -1,0 +1,64 @@
+/*
+ * A receive that a SEND_WITH_INV completes reports the invalidated rkey and
+ * IBV_WC_WITH_INV (bit 3 of the user wc_flags; IBTA 11.4.2.1 has the
+ * completion say that an invalidation took place). rxe copies the kernel's
+ * IB_WC_WITH_INVALIDATE (bit 2) into the user CQE, where bit 2 reads as
+ * IBV_WC_IP_CSUM_OK.
+ *
+ * Finding: memwindow/Type2WindowTest#sendWithInvalidateRevokesWindowAndReportsRkey
+ */
+#include "repro.h"
+
+int main(void)
+{
+	struct dev d;
+	struct side a, b;
+	struct ibv_mr *target, *src, *rbuf;
+	struct ibv_mw *mw;
+	struct ibv_send_wr wr = { 0 };
+	struct ibv_wc wc;
+	uint32_t rkey;
+
+	repro_name = "wc-with-inv-flag";
+	dev_open(&d);
+	pair_new(&d, &a, &b, IBV_QPT_RC, 0, ALL_REMOTE | IBV_ACCESS_MW_BIND);
+	target = mr_new(b.pd, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			IBV_ACCESS_MW_BIND);
+	rbuf = mr_new(b.pd, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE);
+	src = mr_new(a.pd, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE);
+	mw = ibv_alloc_mw(b.pd, IBV_MW_TYPE_2);
+	CHECK(mw, "ibv_alloc_mw");
+	rkey = ibv_inc_rkey(mw->rkey);
+	wr.wr_id = 1;
+	wr.opcode = IBV_WR_BIND_MW;
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = rkey;
+	wr.bind_mw.bind_info.mr = target;
+	wr.bind_mw.bind_info.addr = (uintptr_t)target->addr;
+	wr.bind_mw.bind_info.length = BUF_SIZE;
+	wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE;
+	CHECK(!post_send1(b.qp, &wr, NULL, 0, 0), "post BIND_MW");
+	wait_wc(b.cq, 1, &wc, 2000, "the bind");
+	if (wc.status != IBV_WC_SUCCESS)
+		setup_error("the bind completed with %s", ibv_wc_status_str(wc.status));
+
+	post_recv(b.qp, rbuf, 0, 64, 2);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 3;
+	wr.opcode = IBV_WR_SEND_WITH_INV;
+	wr.invalidate_rkey = rkey;
+	CHECK(!post_send1(a.qp, &wr, src, 0, 8), "post SEND_WITH_INV");
+	wait_wc(a.cq, 3, &wc, 3000, "the SEND_WITH_INV");
+	if (wc.status != IBV_WC_SUCCESS)
+		setup_error("the SEND_WITH_INV completed with %s", ibv_wc_status_str(wc.status));
+	wait_wc(b.cq, 2, &wc, 3000, "the receive");
+	if (wc.status != IBV_WC_SUCCESS)
+		setup_error("the receive completed with %s", ibv_wc_status_str(wc.status));
+	if (!(wc.wc_flags & IBV_WC_WITH_INV))
+		defect("the invalidating receive reports wc_flags %#x: IBV_WC_WITH_INV (%#x) is "
+		       "missing%s", wc.wc_flags, IBV_WC_WITH_INV,
+		       (wc.wc_flags & IBV_WC_IP_CSUM_OK) ? ", IBV_WC_IP_CSUM_OK set instead" : "");
+	if (wc.invalidated_rkey != rkey)
+		defect("the invalidating receive reports rkey %#x, not %#x", wc.invalidated_rkey, rkey);
+	ok("the invalidating receive reports IBV_WC_WITH_INV and rkey %#x", rkey);
+}
