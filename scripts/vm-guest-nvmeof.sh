@@ -171,13 +171,14 @@ if not parts:
 print(", ".join(parts))
 PY
 }
-# The fio runs of one pairing, on $dev.
-fio_suite() { # pairing
+# The fio runs of one pairing, on $dev; with "short", the two verified write runs only.
+fio_suite() { # pairing [short]
     local p=$1
     check "$p#fio-4k-randwrite-verify-qd32" fio_run randwrite "$p" --rw=randwrite --bs=4k --iodepth=32 \
         --numjobs=2 --size=4M --offset_increment=8M --verify=crc32c --verify_fatal=1 --randrepeat=0
     check "$p#fio-128k-write-verify" fio_run seqwrite "$p" --rw=write --bs=128k --iodepth=8 --size=16M \
         --offset=32M --verify=crc32c --verify_fatal=1
+    [ "${2:-}" != short ] || return 0
     check "$p#fio-128k-read" fio_run seqread "$p" --rw=read --bs=128k --iodepth=8 --size=16M --offset=32M
     check "$p#fio-4k-mixed-70-30-verify" fio_run mixed "$p" --rw=randrw --rwmixread=70 --bs=4k --iodepth=16 \
         --size=4M --offset=64M --verify=crc32c --verify_fatal=1
@@ -277,7 +278,9 @@ fi
 step "kernel host -> verbs4j target (ibverbs, rxe0)"
 if check "kernel-host-ibverbs-target#target-starts" java_target_start ibverbs 10.9.0.1; then
     if check "kernel-host-ibverbs-target#connect" kernel_connect 10.9.0.1 "$nqn"; then
-        fio_suite kernel-host-ibverbs-target
+        # The same target code as on the soft provider, which ran every fio shape: here the two
+        # verified write runs, 4 KiB at depth 32 and 128 KiB, move data both ways through rxe0.
+        fio_suite kernel-host-ibverbs-target short
         check "kernel-host-ibverbs-target#kernel-wrote-earlier-reads" dd_compare "$work/pattern-a" "$dev" 128
         check "kernel-host-ibverbs-target#disconnect" kernel_disconnect
     fi
