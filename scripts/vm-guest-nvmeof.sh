@@ -215,7 +215,10 @@ fi
 # windows on rxe: libibverbs has no fast registration) and with region keys.
 step "verbs4j host -> kernel target"
 java_discovers_kernel() {
-    java_host peer soft 10.9.0.2 --address 10.9.0.1 --discover | tee /dev/stderr | grep -q "$knqn"
+    java_host peer soft 10.9.0.2 --address 10.9.0.1 --discover > "$logs/soft-discover.out" 2>&1
+    local rc=$?
+    cat "$logs/soft-discover.out"
+    [ "$rc" = 0 ] && grep -q "$knqn" "$logs/soft-discover.out"
 }
 check "soft-host-kernel-target#discover" java_discovers_kernel
 # Fast registration at depth 32 over 2 queues, 4 KiB writes in the capsule and reads keyed,
@@ -234,7 +237,10 @@ check "soft-host-kernel-target#region-no-in-capsule" java_host peer soft 10.9.0.
 # rxe0 has type 2 windows and libibverbs no fast registration: the host must pick windows.
 ibverbs_best_keys() {
     java_host - ibverbs 10.9.0.1 --address 10.9.0.1 --subsystem "$knqn" --queues 2 --depth 32 --io-bytes 4K \
-        --count 512 --seed 5 | tee /dev/stderr | grep -q "keys by WINDOW"
+        --count 512 --seed 5 > "$logs/ibverbs-best-keys.out" 2>&1
+    local rc=$?
+    cat "$logs/ibverbs-best-keys.out"
+    [ "$rc" = 0 ] && grep -q "keys by WINDOW" "$logs/ibverbs-best-keys.out"
 }
 check "ibverbs-host-kernel-target#best-keys-qd32" ibverbs_best_keys
 check "ibverbs-host-kernel-target#region" java_host - ibverbs 10.9.0.1 --address 10.9.0.1 \
@@ -252,8 +258,10 @@ kernel_target_down
 
 # 3. The kernel host against the verbs4j target on the soft provider, in peer.
 kernel_discovers_java() {
-    nvme discover -t rdma -a 10.9.0.2 -s 4420 --hostnqn="$hostnqn" --hostid="$hostid" | tee /dev/stderr |
-        grep -q "subnqn: *$nqn"
+    nvme discover -t rdma -a 10.9.0.2 -s 4420 --hostnqn="$hostnqn" --hostid="$hostid" > "$logs/nvme-discover.out" 2>&1
+    local rc=$?
+    cat "$logs/nvme-discover.out"
+    [ "$rc" = 0 ] && grep -q "subnqn: *$nqn" "$logs/nvme-discover.out"
 }
 step "kernel host -> verbs4j target (soft, peer)"
 if check "kernel-host-soft-target#target-starts" java_target_start soft 10.9.0.2; then
