@@ -15,7 +15,6 @@ int main(void)
 	struct side a, b;
 	struct ibv_mr *target;
 	struct ibv_mw *mw;
-	struct ibv_send_wr wr = { 0 };
 	struct ibv_wc wc;
 
 	repro_name = "bind-mw-failure-status";
@@ -25,15 +24,7 @@ int main(void)
 			IBV_ACCESS_MW_BIND);
 	mw = ibv_alloc_mw(a.pd, IBV_MW_TYPE_2);
 	CHECK(mw, "ibv_alloc_mw");
-	wr.wr_id = 1;
-	wr.opcode = IBV_WR_BIND_MW;
-	wr.bind_mw.mw = mw;
-	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
-	wr.bind_mw.bind_info.mr = target;
-	wr.bind_mw.bind_info.addr = (uintptr_t)target->addr + BUF_SIZE / 2;
-	wr.bind_mw.bind_info.length = BUF_SIZE;
-	wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE;
-	CHECK(!post_send1(a.qp, &wr, NULL, 0, 0), "post BIND_MW");
+	post_bind(a.qp, 1, mw, target, BUF_SIZE / 2, BUF_SIZE, IBV_ACCESS_REMOTE_WRITE);
 	wait_wc(a.cq, 1, &wc, 3000, "the bind");
 	if (wc.status != IBV_WC_MW_BIND_ERR)
 		defect("a BIND_MW past its region's end completed %s, not MW_BIND_ERR",

@@ -245,6 +245,26 @@ static inline int post_send1(struct ibv_qp *qp, struct ibv_send_wr *wr, struct i
 	return ibv_post_send(qp, wr, &bad);
 }
 
+/* Posts BIND_MW of type 2 window mw over len bytes of mr from offset off, granting access, under
+ * the window's next key, which it returns; wr_id is the work request's id. */
+static inline uint32_t post_bind(struct ibv_qp *qp, uint64_t wr_id, struct ibv_mw *mw, struct ibv_mr *mr,
+				 uint64_t off, uint64_t len, unsigned int access)
+{
+	struct ibv_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.opcode = IBV_WR_BIND_MW;
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
+	wr.bind_mw.bind_info.mr = mr;
+	wr.bind_mw.bind_info.addr = (uintptr_t)mr->addr + off;
+	wr.bind_mw.bind_info.length = len;
+	wr.bind_mw.bind_info.mw_access_flags = access;
+	CHECK(!post_send1(qp, &wr, NULL, 0, 0), "post BIND_MW");
+	return wr.bind_mw.rkey;
+}
+
 /* Device capability bit 38 of device_cap_flags_ex: IB_DEVICE_FLUSH_GLOBAL (kernel 6.2+). */
 static inline int has_flush(struct dev *d)
 {

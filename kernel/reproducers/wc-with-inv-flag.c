@@ -28,16 +28,7 @@ int main(void)
 	src = mr_new(a.pd, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	mw = ibv_alloc_mw(b.pd, IBV_MW_TYPE_2);
 	CHECK(mw, "ibv_alloc_mw");
-	rkey = ibv_inc_rkey(mw->rkey);
-	wr.wr_id = 1;
-	wr.opcode = IBV_WR_BIND_MW;
-	wr.bind_mw.mw = mw;
-	wr.bind_mw.rkey = rkey;
-	wr.bind_mw.bind_info.mr = target;
-	wr.bind_mw.bind_info.addr = (uintptr_t)target->addr;
-	wr.bind_mw.bind_info.length = BUF_SIZE;
-	wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE;
-	CHECK(!post_send1(b.qp, &wr, NULL, 0, 0), "post BIND_MW");
+	rkey = post_bind(b.qp, 1, mw, target, 0, BUF_SIZE, IBV_ACCESS_REMOTE_WRITE);
 	wait_wc(b.cq, 1, &wc, 2000, "the bind");
 	if (wc.status != IBV_WC_SUCCESS)
 		setup_error("the bind completed with %s", ibv_wc_status_str(wc.status));
