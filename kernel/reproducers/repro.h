@@ -265,6 +265,33 @@ static inline uint32_t post_bind(struct ibv_qp *qp, uint64_t wr_id, struct ibv_m
 	return wr.bind_mw.rkey;
 }
 
+/* Binds type 2 window mw over the first len bytes of mr (work request 1 on qp, whose completion
+ * queue is cq), granting access; a bind that does not succeed is a setup error. Returns the key. */
+static inline uint32_t bind_window(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mw *mw,
+				   struct ibv_mr *mr, uint64_t len, unsigned int access)
+{
+	struct ibv_wc wc;
+	uint32_t rkey = post_bind(qp, 1, mw, mr, 0, len, access);
+
+	wait_wc(cq, 1, &wc, 2000, "the bind");
+	if (wc.status != IBV_WC_SUCCESS)
+		setup_error("the bind completed with %s", ibv_wc_status_str(wc.status));
+	return rkey;
+}
+
+/* Posts a SEND_WITH_INV of rkey carrying the first len bytes of mr, as work request wr_id. */
+static inline void post_send_with_inv(struct ibv_qp *qp, uint64_t wr_id, uint32_t rkey,
+				      struct ibv_mr *mr, uint32_t len)
+{
+	struct ibv_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.opcode = IBV_WR_SEND_WITH_INV;
+	wr.invalidate_rkey = rkey;
+	CHECK(!post_send1(qp, &wr, mr, 0, len), "post SEND_WITH_INV");
+}
+
 /* Device capability bit 38 of device_cap_flags_ex: IB_DEVICE_FLUSH_GLOBAL (kernel 6.2+). */
 static inline int has_flush(struct dev *d)
 {

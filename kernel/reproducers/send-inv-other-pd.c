@@ -15,7 +15,6 @@ int main(void)
 	struct side a, b, c, e;
 	struct ibv_mr *target, *src, *rbuf;
 	struct ibv_mw *mw;
-	struct ibv_send_wr wr = { 0 };
 	struct ibv_wc wc;
 	uint32_t rkey;
 
@@ -30,17 +29,9 @@ int main(void)
 	src = mr_new(a.pd, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	mw = ibv_alloc_mw(c.pd, IBV_MW_TYPE_2);
 	CHECK(mw, "ibv_alloc_mw");
-	rkey = post_bind(c.qp, 1, mw, target, 0, BUF_SIZE, IBV_ACCESS_REMOTE_WRITE);
-	wait_wc(c.cq, 1, &wc, 2000, "the bind");
-	if (wc.status != IBV_WC_SUCCESS)
-		setup_error("the bind completed with %s", ibv_wc_status_str(wc.status));
-
+	rkey = bind_window(c.qp, c.cq, mw, target, BUF_SIZE, IBV_ACCESS_REMOTE_WRITE);
 	post_recv(b.qp, rbuf, 0, 64, 2);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 3;
-	wr.opcode = IBV_WR_SEND_WITH_INV;
-	wr.invalidate_rkey = rkey;
-	CHECK(!post_send1(a.qp, &wr, src, 0, 8), "post SEND_WITH_INV");
+	post_send_with_inv(a.qp, 3, rkey, src, 8);
 	wait_wc(b.cq, 2, &wc, 3000, "the receive");
 	if (wc.status == IBV_WC_SUCCESS)
 		defect("a SEND_WITH_INV of a window of another PD completed its receive SUCCESS "

@@ -15,7 +15,6 @@ int main(void)
 	struct side a, b;
 	struct ibv_mr *target, *src, *rbuf;
 	struct ibv_mw *mw;
-	struct ibv_send_wr wr = { 0 };
 	struct ibv_wc wc;
 	uint32_t rkey;
 
@@ -28,17 +27,9 @@ int main(void)
 	src = mr_new(a.pd, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	mw = ibv_alloc_mw(b.pd, IBV_MW_TYPE_2);
 	CHECK(mw, "ibv_alloc_mw");
-	rkey = post_bind(b.qp, 1, mw, target, 0, BUF_SIZE, IBV_ACCESS_REMOTE_WRITE);
-	wait_wc(b.cq, 1, &wc, 2000, "the bind");
-	if (wc.status != IBV_WC_SUCCESS)
-		setup_error("the bind completed with %s", ibv_wc_status_str(wc.status));
-
+	rkey = bind_window(b.qp, b.cq, mw, target, BUF_SIZE, IBV_ACCESS_REMOTE_WRITE);
 	post_recv(b.qp, rbuf, 0, 64, 2);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 3;
-	wr.opcode = IBV_WR_SEND_WITH_INV;
-	wr.invalidate_rkey = rkey;
-	CHECK(!post_send1(a.qp, &wr, src, 0, 8), "post SEND_WITH_INV");
+	post_send_with_inv(a.qp, 3, rkey, src, 8);
 	wait_wc(a.cq, 3, &wc, 3000, "the SEND_WITH_INV");
 	if (wc.status != IBV_WC_SUCCESS)
 		setup_error("the SEND_WITH_INV completed with %s", ibv_wc_status_str(wc.status));
