@@ -168,6 +168,23 @@ def judge(directory, verdict_path, results_path):
     return 1 if failures else 0
 
 
+# Outcomes a lossy link may give a case that a perfect one does not, each with why; the verdict
+# lets them through and counts them. Every other failure fails the step.
+LOSS_OUTCOMES = (
+    # A responder that refuses a request sends one NAK and moves its queue pair to the error
+    # state, where it answers nothing more (IBTA chapter 9, RC responder errors). When the
+    # link loses that NAK the requester resends into silence and ends with RETRY_EXC_ERR: the
+    # protocol's outcome, not a defect of either side.
+    (re.compile(r'expected: <REM_(ACCESS|INV_REQ|OP)_ERR> but was: <RETRY_EXC_ERR>'),
+     'fatal NAK lost on the link, the requester retried into the error state'),
+    # rxe's defect (docs/kernel-findings.md): it keeps rkey 0 for a zero-length READ, and drops
+    # a repeat of that READ whose rkey differs, so a zero-length READ whose response was lost
+    # is never answered again.
+    (re.compile(r'base/RdmaReadTest#zeroLengthReadCompletes: .*expected: <SUCCESS> but was: <RETRY_EXC_ERR>'),
+     'rxe dropped the repeat of a zero-length READ whose response was lost (kernel finding)'),
+)
+
+
 def judge_rc_families(directory, verdict):
     """The suite's RC families at 1 % loss, judged as vm-evaluate.py judges the soft-to-rxe column."""
     report_path = os.path.join(directory, 'soft-to-rxe-lossy.json')
@@ -182,12 +199,19 @@ def judge_rc_families(directory, verdict):
     spec = importlib.util.spec_from_file_location('vm_evaluate', os.path.join(ROOT, 'scripts', 'vm-evaluate.py'))
     evaluate = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(evaluate)
-    problems = []
-    passed, skipped, findings, _ = evaluate.judge_column(report, evaluate.finding_lists(), problems)
-    for p in problems:
-        verdict.append('fail  ' + p)
-    verdict.append('%s  RC families at 1 %% loss (soft -> rxe0): %d passed, %d findings, %d skipped, %d failed' % (
-        'fail' if problems or passed == 0 else 'pass', passed, findings, skipped, len(problems)))
+    judged = []
+    passed, skipped, findings, _ = evaluate.judge_column(report, evaluate.finding_lists(), judged)
+    problems, of_loss = [], 0
+    for p in judged:
+        why = next((why for pattern, why in LOSS_OUTCOMES if pattern.search(p)), None)
+        if why:
+            of_loss += 1
+            verdict.append('note  %s: %s' % (why, p))
+        else:
+            problems.append(p)
+            verdict.append('fail  ' + p)
+    verdict.append('%s  RC families at 1 %% loss (soft -> rxe0): %d passed, %d findings, %d skipped, %d outcomes of loss, %d failed' % (
+        'fail' if problems or passed == 0 else 'pass', passed, findings, skipped, of_loss, len(problems)))
     return 1 if problems or passed == 0 else 0
 
 
