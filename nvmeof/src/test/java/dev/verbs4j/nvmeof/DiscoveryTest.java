@@ -1,6 +1,7 @@
 package dev.verbs4j.nvmeof;
 
 import dev.verbs4j.nvmeof.controller.Target;
+import dev.verbs4j.nvmeof.controller.TargetOptions;
 import dev.verbs4j.nvmeof.host.NvmeHost;
 import dev.verbs4j.nvmeof.wire.DiscoveryLog;
 import dev.verbs4j.nvmeof.wire.Le;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -45,6 +47,23 @@ class DiscoveryTest {
             assertEquals(DiscoveryLog.CMS_RDMA_CM, Le.u8(log, entry + DiscoveryLog.TSAS + 2));
         }
         assertEquals(Set.of(Loopback.SUBSYSTEM, Loopback.OTHER_SUBSYSTEM), nqns);
+    }
+
+    /** As nvmet does for a port on INADDR_ANY: the entries name the address the host reached, which it can connect to. */
+    @Test
+    void aTargetOnEveryAddressListsTheAddressTheHostReached() {
+        int port = PORT + 1;
+        Target wildcard = Loopback.target(port, TargetOptions.defaults(new InetSocketAddress("0.0.0.0", port)));
+        try {
+            MemorySegment log = NvmeHost.discover(Loopback.soft(), Loopback.host(Loopback.HOST_A, Loopback.HOST_A_ADDRESS, port));
+            assertEquals(2, DiscoveryLog.records(log));
+            for (int i = 0; i < 2; i++) {
+                assertEquals("127.0.0.1", DiscoveryLog.address(log, i));
+                assertEquals(Integer.toString(port), DiscoveryLog.serviceId(log, i));
+            }
+        } finally {
+            wildcard.close();
+        }
     }
 
     @Test

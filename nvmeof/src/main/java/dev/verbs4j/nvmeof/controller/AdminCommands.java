@@ -131,7 +131,7 @@ final class AdminCommands {
         MemorySegment out = slot.data.segment().asSlice(0, slot.length);
         Controller controller = queue.controller;
         if (controller.discovery() && lid == Opcodes.LOG_DISCOVERY) {
-            MemorySegment log = queue.target.discoveryLog(controller.hostNqn);
+            MemorySegment log = queue.target.discoveryLog(controller.hostNqn, queue.id.localAddress());
             out.fill((byte) 0);
             // The offset is unsigned and may name any byte; past the end the page reads as zeroes.
             if (Long.compareUnsigned(offset, log.byteSize()) < 0) {

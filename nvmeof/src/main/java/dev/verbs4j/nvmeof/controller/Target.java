@@ -16,6 +16,8 @@ import dev.verbs4j.nvmeof.wire.Nqn;
 
 import java.lang.foreign.MemorySegment;
 import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -324,8 +326,12 @@ public final class Target implements AutoCloseable {
         return null;
     }
 
-    /** The discovery log page a host sees: every subsystem it may connect to. */
-    MemorySegment discoveryLog(String hostNqn) {
+    /**
+     * The discovery log page a host sees: every subsystem it may connect to, at the target's
+     * address, or, where the target listens on every address, at the one the host reached
+     * ({@code reached}, the discovery queue's local address), as the kernel's target does.
+     */
+    MemorySegment discoveryLog(String hostNqn, InetSocketAddress reached) {
         List<Subsystem> visible = new ArrayList<>();
         for (Subsystem s : subsystems.values()) {
             if (s.allows(hostNqn)) {
@@ -334,8 +340,10 @@ public final class Target implements AutoCloseable {
         }
         MemorySegment log = MemorySegment.ofArray(new byte[DiscoveryLog.HEADER_BYTES + visible.size() * DiscoveryLog.ENTRY_BYTES]);
         DiscoveryLog.header(log, discoveryGeneration, visible.size());
-        boolean ipv6 = options.address().getAddress() instanceof Inet6Address;
-        String address = options.address().getAddress().getHostAddress();
+        InetAddress listening = options.address().getAddress();
+        InetAddress shown = listening.isAnyLocalAddress() && reached != null ? reached.getAddress() : listening;
+        boolean ipv6 = shown instanceof Inet6Address;
+        String address = shown.getHostAddress();
         for (int i = 0; i < visible.size(); i++) {
             DiscoveryLog.entry(log, DiscoveryLog.HEADER_BYTES + (long) i * DiscoveryLog.ENTRY_BYTES,
                     new DiscoveryLog.Entry(visible.get(i).nqn(), ipv6, address, port(), DiscoveryLog.SUBTYPE_NVM,
