@@ -51,31 +51,10 @@ pair() {
     local c="$bin/$program -d rxe0 -g $gid_index -n $iters -p $tcp_port $copts"
     local s="v4j pingpong --compat $program --address $soft_address -n $iters -p $tcp_port $sopts"
     local slog=$out/$name-soft.log clog=$out/$name-c.log
-    local crc src side
-    if [ "$direction" = c-server ]; then
-        # The soft client retries its connection until the C server listens.
-        start_side - "$c" "$clog" 90
-        local c_side=$side
-        start_side peer "$s $(c_tcp "$program" peer)" "$slog"
-        end_side "$side" "$slog" 100
-        src=$?
-        end_side "$c_side"
-        crc=$?
-    else
-        start_side peer "$s" "$slog"
-        local soft_side=$side
-        if await 60 "$soft_side" listening peer "$tcp_port"; then
-            start_side - "$c $soft_address_from_root" "$clog" 90
-            end_side "$side"
-            crc=$?
-        else
-            crc=124
-            echo "the soft server did not listen on TCP port $tcp_port (its threads' stacks: $out/batch.log)" > "$clog"
-            dump_java_threads "$(side_process "$soft_side")"
-        fi
-        end_side "$soft_side" "$slog" 100
-        src=$?
-    fi
+    local crc src
+    c_soft_pairing "$direction" "$c" "$s" "$clog" "$slog" "$tcp_port" "$(c_tcp "$program" peer)" \
+        "$soft_address_from_root" 90
+    crc=$pair_c src=$pair_soft
     local outcome detail
     if [ -n "$refusal" ]; then
         if grep -qh "$refusal" "$out/$name-c.log" "$out/$name-soft.log"; then

@@ -161,6 +161,40 @@ stop_side() {
     fi
 }
 
+# One pairing of a C program on rxe0 (this namespace) and a soft side in namespace peer, the
+# server being the one $1 names (c-server or soft-server): $2 and $3 the C and the soft
+# command, $4 and $5 their logs, $6 the soft server's TCP port, $7 what the soft client adds to
+# reach the C server, $8 what the C client adds to reach the soft server, $9 the C side's bound
+# in s (the soft side gets 10 s more; a soft server has two thirds of it to listen). Sets
+# pair_c and pair_soft to the two sides' statuses.
+c_soft_pairing() {
+    local c_side soft_side
+    if [ "$1" = c-server ]; then
+        # The soft client retries its connection until the C server listens.
+        start_side - "$2" "$4" "$9"
+        c_side=$side
+        start_side peer "$3 $7" "$5"
+        end_side "$side" "$5" $(($9 + 10))
+        pair_soft=$?
+        end_side "$c_side"
+        pair_c=$?
+    else
+        start_side peer "$3" "$5"
+        soft_side=$side
+        if await $(($9 * 2 / 3)) "$soft_side" listening peer "$6"; then
+            start_side - "$2 $8" "$4" "$9"
+            end_side "$side"
+            pair_c=$?
+        else
+            pair_c=124
+            echo "the soft server did not listen on TCP port $6 (its threads' stacks: $out/batch.log)" > "$4"
+            dump_java_threads "$(side_process "$soft_side")"
+        fi
+        end_side "$soft_side" "$5" $(($9 + 10))
+        pair_soft=$?
+    fi
+}
+
 # The process id that holds side $1's threads: its own, or its batch's.
 side_process() {
     if [[ $1 =~ ^[0-9]+$ ]]; then echo "$1"; else echo "${batch_pid:-}"; fi

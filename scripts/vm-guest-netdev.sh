@@ -95,27 +95,8 @@ pingpong() { # $1 = GID index, $2 = c-server or soft-server
     local c="$bin/ibv_rc_pingpong -d rxe0 -g $1 -n 50 -c -p $tcp_port"
     local s="v4j pingpong --compat ibv_rc_pingpong -d soft0 -g $1 -n 50 -c -p $tcp_port"
     local clog=$work/pingpong-g$1-$2-c.log slog=$work/pingpong-g$1-$2-soft.log crc src
-    if [ "$2" = c-server ]; then
-        start_side - "$c" "$clog" 60
-        local c_side=$side
-        start_side peer "$s 10.9.0.1" "$slog"
-        end_side "$side" "$slog" 60
-        src=$?
-        end_side "$c_side"
-        crc=$?
-    else
-        start_side peer "$s" "$slog"
-        local soft_side=$side
-        if await 40 "$soft_side" listening peer "$tcp_port"; then
-            start_side - "$c 10.9.0.2" "$clog" 60
-            end_side "$side"
-            crc=$?
-        else
-            crc=124
-        fi
-        end_side "$soft_side" "$slog" 60
-        src=$?
-    fi
+    c_soft_pairing "$2" "$c" "$s" "$clog" "$slog" "$tcp_port" 10.9.0.1 10.9.0.2 60
+    crc=$pair_c src=$pair_soft
     echo "GID $1, $2: exit status C $crc, soft $src; C: $(grep -h "usec/iter" "$clog" | head -n 1)"
     [ "$crc" = 0 ] && [ "$src" = 0 ] && ! grep -q "invalid data" "$clog" && grep -q "every byte as sent" "$slog"
 }
