@@ -122,10 +122,11 @@ public final class SharedMemory implements MemorySource {
             Posix.close(fd);
         }
         next += size;
-        MemorySegment whole = Posix.at(at, size);
-        owned.put(path, new Owned(SharedMapping.Kind.AT_SAME_ADDRESS, whole));
-        MemorySegment.ofAddress(at).reinterpret(0, arena, unused -> release(path));
-        return whole.asSlice(0, bytes);
+        owned.put(path, new Owned(SharedMapping.Kind.AT_SAME_ADDRESS, Posix.at(at, size)));
+        // The case gets a view in its arena's scope: once the case ends, a thread that still
+        // holds it (a reader the case started) fails with IllegalStateException instead of
+        // touching the range, which release() makes inaccessible again.
+        return MemorySegment.ofAddress(at).reinterpret(size, arena, unused -> release(path)).asSlice(0, bytes);
     }
 
     @Override

@@ -40,7 +40,9 @@ class AtomicWriteTearingTest {
         Buffer target = pair.remote().buffer(64);
         MemorySegment word = target.slice(8, 8);
         LONG.setVolatile(word, 0L, A);
-        Reader reader = new Reader(word);
+        // Tracked after the buffer, so the case's end stops it before the word is freed, also
+        // when the case is stopped by its time limit (which interrupts the join below).
+        Reader reader = bed.track(new Reader(word));
         reader.start();
         assertTrue(reader.running.await(Completions.timeout().toMillis(), TimeUnit.MILLISECONDS), "reader thread started");
 
@@ -65,13 +67,14 @@ class AtomicWriteTearingTest {
     }
 
     /** Reads the word as the CPU does and counts values that are neither pattern. */
-    private static final class Reader extends Thread {
+    private static final class Reader extends Thread implements AutoCloseable {
         final CountDownLatch running = new CountDownLatch(1);
         final AtomicLong torn = new AtomicLong();
         final AtomicLong firstTorn = new AtomicLong();
         private final MemorySegment word;
         private volatile long finalValue;
         private volatile boolean stopping;
+        private volatile boolean quit;
         volatile boolean sawFinal;
         long changes;
 
@@ -86,12 +89,29 @@ class AtomicWriteTearingTest {
             stopping = true;
         }
 
+        /** Stops the reader at once and waits for it to end, even when interrupted: the word is freed next. */
+        @Override
+        public void close() {
+            quit = true;
+            boolean interrupted = false;
+            while (isAlive()) {
+                try {
+                    join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
         @Override
         public void run() {
             running.countDown();
             long previous = A;
             long deadline = 0;
-            while (true) {
+            while (!quit) {
                 long v = (long) LONG.getVolatile(word, 0L);
                 if (v != A && v != B && torn.getAndIncrement() == 0) {
                     firstTorn.set(v);
