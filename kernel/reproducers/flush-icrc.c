@@ -27,7 +27,7 @@ int main(void)
 	dev_open(&d);
 	if (!has_flush(&d))
 		skip("the device offers no FLUSH (kernel before 6.2)");
-	mr = wire_responder(&d, &s);
+	mr = wire_responder(&d, &s, IBV_ACCESS_FLUSH_GLOBAL);
 	wire_open(&w);
 	n = flush_packet(&w, pkt, s.qp->qp_num, WIRE_PSN, (uintptr_t)mr->addr, mr->rkey, 64, 0);
 	wire_send(&w, pkt, n);

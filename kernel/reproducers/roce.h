@@ -25,6 +25,7 @@
  */
 #define WIRE_PSN 0x001000
 
+#define OP_RC_READ_REQUEST 0x0c
 #define OP_RC_READ_RESPONSE_ONLY 0x10
 #define OP_RC_ACK 0x11
 #define OP_RC_FLUSH 0x1c
@@ -135,6 +136,22 @@ static inline size_t flush_packet(struct wire *w, uint8_t *pkt, uint32_t dqpn, u
 	return n;
 }
 
+/* An RDMA READ request (BTH, RETH) into pkt; returns its length. */
+static inline size_t read_packet(struct wire *w, uint8_t *pkt, uint32_t dqpn, uint32_t psn,
+			  uint64_t va, uint32_t rkey, uint32_t len)
+{
+	size_t n = 20 + 8 + 12 + 16 + 4;
+	uint8_t *bth = headers(w, pkt, n, OP_RC_READ_REQUEST, dqpn, psn, 1);
+	uint32_t c;
+
+	put64(bth + 12, va);
+	put32(bth + 20, rkey);
+	put32(bth + 24, len);
+	c = icrc(pkt, n, 28, 0);
+	memcpy(pkt + n - 4, &c, 4);
+	return n;
+}
+
 static inline void wire_open(struct wire *w)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(ROCE_PORT) };
@@ -190,9 +207,11 @@ static inline int wire_ack(struct wire *w, uint32_t psn, int ms)
 
 /*
  * A responder queue pair on rxe0 in 'a' (a PD of its own, RTS) aimed at PEER_QPN
- * at the peer's GID, and a 4 KiB region it may FLUSH; call before wire_open.
+ * at the peer's GID, and a 4 KiB region the peer may read and write, with
+ * 'extra' (IBV_ACCESS_FLUSH_GLOBAL, or 0 on kernels without FLUSH) granted by
+ * both; call before wire_open.
  */
-static inline struct ibv_mr *wire_responder(struct dev *d, struct side *s)
+static inline struct ibv_mr *wire_responder(struct dev *d, struct side *s, int extra)
 {
 	union ibv_gid peer = { 0 };
 	struct ibv_pd *pd = ibv_alloc_pd(d->ctx);
@@ -202,9 +221,9 @@ static inline struct ibv_mr *wire_responder(struct dev *d, struct side *s)
 	peer.raw[10] = peer.raw[11] = 0xff;
 	inet_pton(AF_INET, PEER_IP, &peer.raw[12]);
 	repro_rq_psn = WIRE_PSN;
-	qp_connect(s->qp, PEER_QPN, &peer, ALL_REMOTE | IBV_ACCESS_FLUSH_GLOBAL);
+	qp_connect(s->qp, PEER_QPN, &peer, ALL_REMOTE | extra);
 	return mr_new(pd, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		      IBV_ACCESS_FLUSH_GLOBAL);
+		      IBV_ACCESS_REMOTE_READ | extra);
 }
 
 #endif
