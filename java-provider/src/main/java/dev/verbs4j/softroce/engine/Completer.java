@@ -149,15 +149,19 @@ final class Completer {
     int flush() {
         SendQueue sq = qp.sq;
         int n = 0;
-        for (long p = position; p < sq.tail(); p++) {
+        // The tail is read once: an application thread may post while this runs, and a request
+        // posted after the loop but counted by a second read would complete with the SUCCESS
+        // its post set, never having gone out. It is flushed on the next step instead.
+        long end = sq.tail();
+        for (long p = position; p < end; p++) {
             Wqe w = sq.at(p);
             if (w.state != Wqe.DONE) {
                 w.status = WcStatus.WR_FLUSH_ERR;
                 w.state = Wqe.DONE;
             }
         }
-        position = sq.tail();
-        sq.next = sq.tail();
+        position = end;
+        sq.next = end;
         timerArmed = false;
         while (sq.head() < position) {
             qp.completeOldestSend();
