@@ -831,10 +831,6 @@ def main():
               % (j, c, share_of(j, c, "ib_write_lat")))
     elif lat_c:
         print("perf on rxe0: ib_write_lat reported no latency this run (its cycle clock reads inf under emulation)")
-    soft_bw = perf_line(os.path.join(VM, "perf-soft-write_bw.log"), r"^65536\s")
-    if soft_bw and bw_c:
-        print("perf in the same boot: soft provider write_bw %.3f Gb/s vs the kernel rxe's ib_write_bw %.3f Gb/s: %s"
-              % (float(soft_bw[3]), c_gbps, share_of(float(soft_bw[3]), c_gbps, "ib_write_bw")))
 
     for name, what in (("ibverbs-two-processes", "verbs4j ibverbs write_bw as two processes (perf --server and a client)"),
                        ("soft-client-kernel-server", "soft client in the peer namespace -> kernel rxe server, write_bw")):
