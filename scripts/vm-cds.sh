@@ -44,6 +44,7 @@ for _ in $(seq 1 300); do
 done
 train "$(nvmeof_classpath)" -Dverbs4j.soft.devices=h0=127.0.0.2:14791 dev.verbs4j.nvmeof.HostMain --provider soft \
     --source 127.0.0.2 --address 127.0.0.1 --port 14420 --subsystem nqn.2026-01.dev.verbs4j:cds --count 64
-kill "$nvmeof_target" 2>/dev/null
+# java_run is a function: the background job is a shell whose child is the JVM; end both.
+kill $(process_tree "$nvmeof_target") 2>/dev/null
 wait "$nvmeof_target" 2>/dev/null
 exit 0

@@ -344,7 +344,17 @@ host_killed() {
     local fio_pid=$!
     sleep 1
     kill -0 "$host_pid" || { echo "the host ended before it could be killed: $(tail -n 1 "$logs/fault-killed-host.log")"; return 1; }
-    kill -9 "$host_pid"
+    # java_host is a function: the background job is a shell whose child is the JVM; kill both.
+    local host_tree
+    host_tree=$(process_tree "$host_pid")
+    kill -9 $host_tree
+    wait "$host_pid" 2>/dev/null
+    sleep 1
+    local p
+    for p in $host_tree; do
+        [ ! -d "/proc/$p" ] || [ "$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)" = Z ] ||
+            { echo "the host's process $p outlived its kill"; return 1; }
+    done
     wait "$fio_pid" || { echo "the kernel host's fio failed beside the killed host"; return 1; }
     kill -0 "$target_pid" || { echo "the target died"; return 1; }
     java_host - ibverbs 10.9.0.1 --address 10.9.0.2 --subsystem "$nqn" --depth 8 --io-bytes 4K --count 64 --nsid 2 \

@@ -42,7 +42,7 @@ if [ "${POWER_LOSS_PROBE_RXE:-0}" = 1 ]; then
             --file /mnt/log/replica0.log --port 18799 --bind 127.0.0.1 > /tmp/rxe-probe.log 2>&1 &
         probe_pid=$!
         if await 180 "$probe_pid" has_line /tmp/rxe-probe.log '^ready '; then
-            kill "$probe_pid"
+            kill $(process_tree "$probe_pid")
             echo "rxe-probe: rxe0 registered the file for persistent FLUSH (not expected; not tested here)"
         else
             probe_status=0
