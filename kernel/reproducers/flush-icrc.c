@@ -15,28 +15,19 @@
 
 int main(void)
 {
-	struct dev d;
-	struct side s;
-	struct wire w;
-	struct ibv_mr *mr;
+	struct wire_case c;
 	uint8_t pkt[128];
 	size_t n;
 	int syn;
 
 	repro_name = "flush-icrc";
-	dev_open(&d);
-	if (!has_flush(&d))
-		skip("the device offers no FLUSH (kernel before 6.2)");
-	mr = wire_responder(&d, &s, IBV_ACCESS_FLUSH_GLOBAL);
-	wire_open(&w);
-	n = flush_packet(&w, pkt, s.qp->qp_num, WIRE_PSN, (uintptr_t)mr->addr, mr->rkey, 64, 0);
-	wire_send(&w, pkt, n);
-	syn = wire_ack(&w, WIRE_PSN, 1500);
+	wire_case_open(&c, 1);
+	n = flush_packet(&c.w, pkt, c.s.qp->qp_num, WIRE_PSN, (uintptr_t)c.mr->addr, c.mr->rkey, 64, 0);
+	syn = wire_ask(&c, pkt, n);
 	if (syn >= 0)
 		ok("a FLUSH with the IBTA ICRC was answered (AETH syndrome %#x)", syn);
-	n = flush_packet(&w, pkt, s.qp->qp_num, WIRE_PSN, (uintptr_t)mr->addr, mr->rkey, 64, 1);
-	wire_send(&w, pkt, n);
-	syn = wire_ack(&w, WIRE_PSN, 1500);
+	n = flush_packet(&c.w, pkt, c.s.qp->qp_num, WIRE_PSN, (uintptr_t)c.mr->addr, c.mr->rkey, 64, 1);
+	syn = wire_ask(&c, pkt, n);
 	if (syn < 0)
 		setup_error("no FLUSH was answered, with the IBTA ICRC or rxe's");
 	defect("a FLUSH with the IBTA ICRC was dropped; the same FLUSH with the ICRC over its "

@@ -14,31 +14,22 @@
 
 int main(void)
 {
-	struct dev d;
-	struct side s;
-	struct wire w;
-	struct ibv_mr *mr;
+	struct wire_case c;
 	uint8_t pkt[128];
 	size_t n;
 	int form, syn;
 
 	repro_name = "flush-repeated";
-	dev_open(&d);
-	if (!has_flush(&d))
-		skip("the device offers no FLUSH (kernel before 6.2)");
-	mr = wire_responder(&d, &s, IBV_ACCESS_FLUSH_GLOBAL);
-	wire_open(&w);
+	wire_case_open(&c, 1);
 	for (form = 0; form < 2; form++) {
-		n = flush_packet(&w, pkt, s.qp->qp_num, WIRE_PSN, (uintptr_t)mr->addr, mr->rkey, 64, form);
-		wire_send(&w, pkt, n);
-		syn = wire_ack(&w, WIRE_PSN, 1500);
+		n = flush_packet(&c.w, pkt, c.s.qp->qp_num, WIRE_PSN, (uintptr_t)c.mr->addr, c.mr->rkey, 64, form);
+		syn = wire_ask(&c, pkt, n);
 		if (syn >= 0)
 			break;
 	}
 	if (syn < 0)
 		setup_error("the first FLUSH was not answered, with the IBTA ICRC or rxe's");
-	wire_send(&w, pkt, n);
-	syn = wire_ack(&w, WIRE_PSN, 1500);
+	syn = wire_ask(&c, pkt, n);
 	if (syn < 0)
 		defect("a FLUSH sent again at its PSN was not answered (the first was)");
 	ok("a FLUSH sent again at its PSN was answered again (AETH syndrome %#x)", syn);

@@ -226,4 +226,32 @@ static inline struct ibv_mr *wire_responder(struct dev *d, struct side *s, int e
 		      IBV_ACCESS_REMOTE_READ | extra);
 }
 
+/*
+ * What a wire reproducer starts from: rxe0 open, a responder queue pair and its region
+ * (granting FLUSH when 'flush', which skips the program on a kernel without FLUSH), and
+ * the peer's sockets.
+ */
+struct wire_case {
+	struct dev d;
+	struct side s;
+	struct wire w;
+	struct ibv_mr *mr;
+};
+
+static inline void wire_case_open(struct wire_case *c, int flush)
+{
+	dev_open(&c->d);
+	if (flush && !has_flush(&c->d))
+		skip("the device offers no FLUSH (kernel before 6.2)");
+	c->mr = wire_responder(&c->d, &c->s, flush ? IBV_ACCESS_FLUSH_GLOBAL : 0);
+	wire_open(&c->w);
+}
+
+/* Sends the request 'pkt' of 'n' bytes; returns the AETH syndrome of its answer, or -1. */
+static inline int wire_ask(struct wire_case *c, const uint8_t *pkt, size_t n)
+{
+	wire_send(&c->w, pkt, n);
+	return wire_ack(&c->w, WIRE_PSN, 1500);
+}
+
 #endif
