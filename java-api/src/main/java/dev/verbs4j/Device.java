@@ -18,6 +18,13 @@ public interface Device {
     long guid();
 
     /**
+     * The transport the device speaks ({@code ibv_device.transport_type}).
+     *
+     * @return IB for InfiniBand and RoCE devices, IWARP for iWARP ones
+     */
+    Transport transport();
+
+    /**
      * The name of the provider that drives this device.
      *
      * @return the name, e.g. {@code ibverbs}

@@ -9,6 +9,12 @@ import java.util.Set;
  * which must be asked for explicitly, as {@code IBV_QP_EX_WITH_FLUSH} and
  * {@code IBV_QP_EX_WITH_ATOMIC_WRITE} must be in libibverbs, and fast registration
  * ({@link WrOpcode#REG_MR}), which libibverbs does not have.
+ *
+ * <p>A default is kept only where the device can do it: on a device that reports no atomics
+ * ({@code atomic_cap} NONE) or no memory windows ({@code max_mw} 0), as siw does, the queue
+ * pair is created without them, and posting one fails with {@code EINVAL} like any operation
+ * the queue pair was not created for. An operation asked for with {@link #allow} is required:
+ * a device that lacks it fails the creation with {@code EOPNOTSUPP}.
  */
 public final class QpInitAttributes {
     private final QpType type;
@@ -22,6 +28,7 @@ public final class QpInitAttributes {
     private int maxInlineData;
     private boolean signalAll;
     private final EnumSet<WrOpcode> operations;
+    private final EnumSet<WrOpcode> required = EnumSet.noneOf(WrOpcode.class);
 
     /**
      * Attributes of a {@code type} queue pair whose sends and receives complete on {@code cq}.
@@ -240,8 +247,19 @@ public final class QpInitAttributes {
     public QpInitAttributes allow(WrOpcode... ops) {
         for (WrOpcode op : ops) {
             operations.add(op);
+            required.add(op);
         }
         return this;
+    }
+
+    /**
+     * The operations asked for with {@link #allow} (a copy): the device must do them, where the
+     * others of {@link #operations()} are transport defaults it may lack.
+     *
+     * @return a new set; changing it changes nothing here
+     */
+    public Set<WrOpcode> requiredOperations() {
+        return required.isEmpty() ? EnumSet.noneOf(WrOpcode.class) : EnumSet.copyOf(required);
     }
 
     /**

@@ -158,6 +158,12 @@ public final class SoftDevice implements Device {
         return g ^ config.port();
     }
 
+    /** RoCE v2: the InfiniBand transport over UDP. */
+    @Override
+    public dev.verbs4j.Transport transport() {
+        return dev.verbs4j.Transport.IB;
+    }
+
     @Override
     public String providerName() {
         return SoftProvider.NAME;

@@ -353,8 +353,7 @@ final class IbverbsCmId implements CmId {
             if (verbs == null || verbs.isNull()) {
                 return null;
             }
-            device = new IbverbsDevice(DeviceVerbs.ibv_get_device_name(verbs.device()),
-                    NetworkOrder.toHost64(DeviceVerbs.ibv_get_device_guid(verbs.device())));
+            device = IbverbsDevice.of(verbs.device());
         }
         return device;
     }

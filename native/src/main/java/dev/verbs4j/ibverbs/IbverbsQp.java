@@ -26,7 +26,8 @@ import dev.verbs4j.spi.Resource;
 import java.util.Set;
 
 /**
- * A queue pair ({@code struct ibv_qp}, created extended). Posts, modify and query run
+ * A queue pair ({@code struct ibv_qp}, created extended where the provider can; see
+ * {@link QpFactory}). Posts, modify and query run
  * under the queue pair's monitor, which also keeps {@code ibv_destroy_qp} from running
  * under a post.
  */
@@ -56,7 +57,7 @@ final class IbverbsQp extends Resource implements QueuePair {
         this.handle = handle;
         this.qpn = handle.qp_num();
         this.capacity = capacity;
-        this.sender = new SendPoster(extended, sendOpsFlags, type == QpType.UD, capacity.maxSendSge(),
+        this.sender = new SendPoster(extended, handle, sendOpsFlags, type == QpType.UD, capacity.maxSendSge(),
                 capacity.maxInlineData(), pd.regions, pd.context);
         this.receiver = srq == null ? new ReceivePoster(capacity.maxRecvSge()) : null;
     }

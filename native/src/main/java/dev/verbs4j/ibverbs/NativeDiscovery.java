@@ -35,8 +35,7 @@ final class NativeDiscovery {
                 List<Device> devices = new ArrayList<>();
                 for (int i = 0; i < count.get(); i++) {
                     ibv_device device = list.get(ibv_device.class, i);
-                    devices.add(new IbverbsDevice(DeviceVerbs.ibv_get_device_name(device),
-                            NetworkOrder.toHost64(DeviceVerbs.ibv_get_device_guid(device))));
+                    devices.add(IbverbsDevice.of(device));
                 }
                 return DeviceList.of(devices);
             } finally {

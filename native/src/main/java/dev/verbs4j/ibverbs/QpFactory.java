@@ -1,6 +1,8 @@
 package dev.verbs4j.ibverbs;
 
+import dev.verbs4j.AtomicCapability;
 import dev.verbs4j.CompletionQueue;
+import dev.verbs4j.DeviceAttributes;
 import dev.verbs4j.Errno;
 import dev.verbs4j.QpInitAttributes;
 import dev.verbs4j.QpType;
@@ -20,6 +22,13 @@ import java.util.Set;
  * {@code ibv_create_qp_ex} with {@code IBV_QP_INIT_ATTR_SEND_OPS_FLAGS}: the operations a
  * queue pair accepts are fixed at creation, and the provider refuses the creation
  * ({@code EOPNOTSUPP}) when it cannot do one of them.
+ *
+ * <p>A provider without extended queue pairs (siw's, for one) refuses that creation too. The
+ * queue pair is then created without send_ops_flags and posts through {@code ibv_post_send},
+ * and the operations are checked here against what the device reports, so that an
+ * operation it cannot do still fails the creation with {@code EOPNOTSUPP}: atomics against
+ * {@code atomic_cap}, BIND_MW against {@code max_mw}. FLUSH and ATOMIC WRITE cannot be posted
+ * that way at all.
  */
 final class QpFactory {
     private QpFactory() {
@@ -61,7 +70,10 @@ final class QpFactory {
 
     private static IbverbsQp create(IbverbsPd pd, QpInitAttributes a, IbverbsCq sendCq, IbverbsCq recvCq,
                                     IbverbsSrq srq) {
-        long ops = sendOpsFlags(a.operations(), IbverbsLibrary.runtimeKnowsFlush());
+        DeviceAttributes device = pd.context.queryDevice();
+        Set<WrOpcode> operations = operationsTheDeviceCanDo(a.operations(), a.requiredOperations(),
+                device.atomicCapability(), device.maxMw());
+        long ops = sendOpsFlags(operations, IbverbsLibrary.runtimeKnowsFlush());
         try (ibv_qp_init_attr_ex init = new ibv_qp_init_attr_ex()) {
             init.qp_type(qpType(a.type()))
                     .sq_sig_all(a.signalAll() ? 1 : 0)
@@ -77,12 +89,24 @@ final class QpFactory {
                     .max_send_sge(a.maxSendSge())
                     .max_recv_sge(srq == null ? a.maxRecvSge() : 0)
                     .max_inline_data(a.maxInlineData());
-            ibv_qp qp = NativeErrors.require(QueuePairVerbs.ibv_create_qp_ex(pd.context.handle, init),
-                    "ibv_create_qp_ex(" + a.type() + ", send_ops_flags 0x" + Long.toHexString(ops) + ")");
-            ibv_qp_ex extended = QueuePairVerbs.ibv_qp_to_qp_ex(qp);
-            if (extended == null || extended.isNull()) {
-                QueuePairVerbs.ibv_destroy_qp(qp);
-                throw new VerbsException(Errno.EOPNOTSUPP, "the provider has no extended queue pairs (ibv_wr_* API)");
+            String call = "ibv_create_qp_ex(" + a.type() + ", send_ops_flags 0x" + Long.toHexString(ops) + ")";
+            ibv_qp qp = QueuePairVerbs.ibv_create_qp_ex(pd.context.handle, init);
+            ibv_qp_ex extended = null;
+            if (qp == null || qp.isNull()) {
+                int errno = dev.verbs4j.ibverbs.binding.Errno.lastErrno();
+                if (errno != Errno.EOPNOTSUPP.number()) {
+                    throw NativeErrors.failure(errno, call);
+                }
+                // Perhaps no extended queue pairs at all: the plain creation tells.
+                refuseWithoutExtendedApi(operations, device.atomicCapability(), device.maxMw(), call);
+                init.comp_mask(IbverbsConstants.IBV_QP_INIT_ATTR_PD).send_ops_flags(0);
+                qp = NativeErrors.require(QueuePairVerbs.ibv_create_qp_ex(pd.context.handle, init),
+                        call + ", then without send_ops_flags");
+            } else {
+                extended = QueuePairVerbs.ibv_qp_to_qp_ex(qp);
+                if (extended == null || extended.isNull()) {
+                    extended = null; // created, but only the plain posting path works on it
+                }
             }
             ibv_qp_cap cap = init.cap();
             QpCapacity granted = new QpCapacity(cap.max_send_wr(), cap.max_recv_wr(), cap.max_send_sge(),
@@ -92,6 +116,50 @@ final class QpFactory {
             } catch (RuntimeException queueClosedMeanwhile) {
                 QueuePairVerbs.ibv_destroy_qp(qp);
                 throw queueClosedMeanwhile;
+            }
+        }
+    }
+
+    /**
+     * The operations to create a queue pair for: {@code asked} less the transport defaults
+     * (those not in {@code required}) that the device reports it cannot do: atomics where
+     * {@code atomic_cap} is NONE, BIND_MW where {@code max_mw} is 0.
+     */
+    static Set<WrOpcode> operationsTheDeviceCanDo(Set<WrOpcode> asked, Set<WrOpcode> required, AtomicCapability atomics,
+                                                  int maxMw) {
+        java.util.EnumSet<WrOpcode> kept = java.util.EnumSet.noneOf(WrOpcode.class);
+        for (WrOpcode op : asked) {
+            boolean lacking = switch (op) {
+                case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> atomics == AtomicCapability.NONE;
+                case BIND_MW -> maxMw == 0;
+                default -> false;
+            };
+            if (!lacking || required.contains(op)) {
+                kept.add(op);
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * Refuses, before a queue pair without extended posting is made, an operation that cannot
+     * be posted through {@code ibv_post_send} or that the device reports it cannot do.
+     *
+     * @throws VerbsException {@code EOPNOTSUPP}
+     */
+    static void refuseWithoutExtendedApi(Set<WrOpcode> operations, AtomicCapability atomics, int maxMw,
+                                         String failedCall) {
+        for (WrOpcode op : operations) {
+            String why = switch (op) {
+                case FLUSH, ATOMIC_WRITE -> "its operands pass only through the extended ibv_wr_* API";
+                case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> atomics == AtomicCapability.NONE
+                        ? "the device reports atomic_cap IBV_ATOMIC_NONE" : null;
+                case BIND_MW -> maxMw == 0 ? "the device reports max_mw 0" : null;
+                default -> null;
+            };
+            if (why != null) {
+                throw new VerbsException(Errno.EOPNOTSUPP, failedCall + " failed (EOPNOTSUPP), and " + op
+                        + " cannot be done without extended queue pairs: " + why);
             }
         }
     }

@@ -6,9 +6,13 @@ import dev.verbs4j.SendFlag;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.VerbsException;
 import dev.verbs4j.WrOpcode;
+import dev.verbs4j.ibverbs.binding.IbverbsConstants;
 import dev.verbs4j.ibverbs.binding.PostSendVerbs;
+import dev.verbs4j.ibverbs.binding.QueuePairVerbs;
 import dev.verbs4j.ibverbs.binding.ibv_mw_bind_info;
+import dev.verbs4j.ibverbs.binding.ibv_qp;
 import dev.verbs4j.ibverbs.binding.ibv_qp_ex;
+import dev.verbs4j.ibverbs.binding.ibv_send_wr;
 import dev.verbs4j.ibverbs.binding.ibv_sge;
 import dev.verbs4j.spi.Resource;
 import org.bytedeco.javacpp.BytePointer;
@@ -19,17 +23,25 @@ import java.util.Arrays;
 
 /**
  * One send work request as one {@code ibv_wr_start} / {@code ibv_wr_<op>} /
- * data / {@code ibv_wr_complete} batch on an extended queue pair. The request is checked
- * before the batch opens (an operation the queue pair was not created for would call a
- * function pointer the provider left NULL). The native objects it posts from (gather
- * array, bind info, ATOMIC WRITE operand, inline staging) are allocated once, so a post
- * allocates nothing. Not thread-safe: the queue pair serializes posts.
+ * data / {@code ibv_wr_complete} batch on an extended queue pair, or as one
+ * {@code ibv_send_wr} through {@code ibv_post_send} where the provider has no extended queue
+ * pairs (siw's, for one). The request is checked before it reaches the provider (an
+ * operation the queue pair was not created for would call a function pointer the provider
+ * left NULL). The native objects it posts from (gather array, request, bind info, ATOMIC
+ * WRITE operand, inline staging) are allocated once, so a post allocates nothing. Not
+ * thread-safe: the queue pair serializes posts.
  */
 final class SendPoster {
     /** All of user space as one segment, for copying inline pieces between native addresses. */
     private static final MemorySegment ADDRESS_SPACE = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
+    /** The extended queue pair, or null where the provider has none and {@link #plain} posts. */
     private final ibv_qp_ex qp;
+    private final ibv_qp plain;
+    /** The request {@code ibv_post_send} takes, its first refused one, and an inline entry. */
+    private final ibv_send_wr request;
+    private final ibv_send_wr refusedRequest;
+    private final ibv_sge inlineEntry;
     private final long sendOpsFlags;
     private final boolean datagram;
     private final int maxSge;
@@ -56,18 +68,27 @@ final class SendPoster {
      * @param datagram     whether it is a UD queue pair (every send names an address handle)
      */
     SendPoster(ibv_qp_ex qp, long sendOpsFlags, boolean datagram, int maxSge, int maxInline) {
-        this(qp, sendOpsFlags, datagram, maxSge, maxInline, null, null);
+        this(qp, null, sendOpsFlags, datagram, maxSge, maxInline, null, null);
     }
 
     /**
+     * @param qp      the extended queue pair, or null to post through {@code ibv_post_send} on {@code plain}
+     * @param plain   the queue pair itself; may be null when {@code qp} is not
      * @param regions the domain's regions: an entry naming one whose memory was freed is refused ({@code EFAULT})
      * @param windows the context: a LOCAL_INV of one of its type 2 windows that is not bound is refused ({@code EINVAL})
      */
-    SendPoster(ibv_qp_ex qp, long sendOpsFlags, boolean datagram, int maxSge, int maxInline, RegionKeys regions,
-               IbverbsContext windows) {
+    SendPoster(ibv_qp_ex qp, ibv_qp plain, long sendOpsFlags, boolean datagram, int maxSge, int maxInline,
+               RegionKeys regions, IbverbsContext windows) {
+        if (qp == null && plain == null) {
+            throw new IllegalArgumentException("a queue pair to post on");
+        }
         this.regions = regions;
         this.windows = windows;
         this.qp = qp;
+        this.plain = plain;
+        this.request = qp == null ? new ibv_send_wr() : null;
+        this.refusedRequest = qp == null ? new ibv_send_wr((org.bytedeco.javacpp.Pointer) null) : null;
+        this.inlineEntry = qp == null ? new ibv_sge() : null;
         this.sendOpsFlags = sendOpsFlags;
         this.datagram = datagram;
         this.maxSge = maxSge;
@@ -193,8 +214,19 @@ final class SendPoster {
         heldCount = 0;
     }
 
-    /** One batch of checked requests; a failing {@code ibv_wr_complete} posts none of them. */
+    /**
+     * One batch of checked requests; a failing {@code ibv_wr_complete} posts none of them.
+     * Without an extended queue pair each goes through {@code ibv_post_send} on its own, and
+     * the first one refused ends the batch, the ones before it posted.
+     */
     private void postBatch(SendWorkRequest[] wrs, int count) {
+        if (qp == null) {
+            for (int i = 0; i < count; i++) {
+                postPlain(wrs[i]);
+                posted(wrs[i]);
+            }
+            return;
+        }
         PostSendVerbs.ibv_wr_start(qp);
         boolean ended = false;
         try {
@@ -213,12 +245,93 @@ final class SendPoster {
             }
         }
         for (int i = 0; i < count; i++) {
-            if (wrs[i].opcode() == WrOpcode.BIND_MW) {
-                window(wrs[i]).bindPosted(wrs[i].newKey(), boundRegion(wrs[i]), wrs[i].bindLength());
-            } else if (wrs[i].opcode() == WrOpcode.LOCAL_INV && windows != null) {
-                windows.invalidated(wrs[i].invalidateRkey());
+            posted(wrs[i]);
+        }
+    }
+
+    /** What a posted request changes of the windows it names. */
+    private void posted(SendWorkRequest wr) {
+        if (wr.opcode() == WrOpcode.BIND_MW) {
+            window(wr).bindPosted(wr.newKey(), boundRegion(wr), wr.bindLength());
+        } else if (wr.opcode() == WrOpcode.LOCAL_INV && windows != null) {
+            windows.invalidated(wr.invalidateRkey());
+        }
+    }
+
+    /** One checked request as an {@code ibv_send_wr} through {@code ibv_post_send}. */
+    private void postPlain(SendWorkRequest wr) {
+        WrOpcode op = wr.opcode();
+        boolean inline = carriesPayload(op) && SendFlag.INLINE.isSet(wr.flags());
+        request.wr_id(wr.wrId()).next(null).opcode(plainOpcode(op))
+                .send_flags(inline ? wr.flags() : wr.flags() & ~SendFlag.INLINE.value());
+        if (inline) {
+            // The provider copies inline data during the call, from the staging buffer.
+            long used = stageInline(wr.sges());
+            inlineEntry.addr(inlineStaging.address()).length((int) used).lkey(0);
+            request.sg_list(inlineEntry).num_sge(used == 0 ? 0 : 1);
+        } else if (usesGatherList(op)) {
+            ScatterGatherList list = wr.sges();
+            for (int i = 0; i < list.count(); i++) {
+                sges.position(i).addr(list.address(i)).length(list.length(i)).lkey(list.lkey(i));
+            }
+            sges.position(0);
+            request.sg_list(sges).num_sge(list.count());
+        } else {
+            request.sg_list(null).num_sge(0);
+        }
+        plainOperands(wr, op);
+        if (datagram) {
+            request.wr_ud_ah(addressHandle(wr).handle).wr_ud_remote_qpn(wr.remoteQpn()).wr_ud_remote_qkey(wr.remoteQkey());
+        }
+        int rc = QueuePairVerbs.ibv_post_send(plain, request, refusedRequest);
+        if (rc != 0) {
+            throw NativeErrors.failure(completeErrno(rc), "ibv_post_send (" + op + ")");
+        }
+    }
+
+    /** The operands of an {@code ibv_send_wr}, in the unions its opcode reads. */
+    private void plainOperands(SendWorkRequest wr, WrOpcode op) {
+        switch (op) {
+            case SEND_WITH_IMM, RDMA_WRITE_WITH_IMM -> request.imm_data(NetworkOrder.toNetwork32(wr.immData()));
+            case SEND_WITH_INV, LOCAL_INV -> request.invalidate_rkey(wr.invalidateRkey());
+            default -> {
             }
         }
+        switch (op) {
+            case RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ ->
+                    request.wr_rdma_remote_addr(wr.remoteAddress()).wr_rdma_rkey(wr.rkey());
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> request.wr_atomic_remote_addr(wr.remoteAddress())
+                    .wr_atomic_rkey(wr.rkey()).wr_atomic_compare_add(wr.compareAdd()).wr_atomic_swap(wr.swap());
+            case BIND_MW -> {
+                request.bind_mw_mw(window(wr).handle).bind_mw_rkey(wr.newKey());
+                request.bind_mw_bind_info().mr(boundRegion(wr).handle).addr(wr.bindAddress()).length(wr.bindLength())
+                        .mw_access_flags(wr.accessMask());
+            }
+            default -> {
+            }
+        }
+    }
+
+    /**
+     * The {@code IBV_WR_*} opcode of an operation {@code ibv_post_send} can carry. FLUSH and
+     * ATOMIC WRITE have operands only the extended API passes: QpFactory creates no queue pair
+     * for them without it, so {@link #checkOperation} refuses them first.
+     */
+    static int plainOpcode(WrOpcode op) {
+        return switch (op) {
+            case RDMA_WRITE -> IbverbsConstants.IBV_WR_RDMA_WRITE;
+            case RDMA_WRITE_WITH_IMM -> IbverbsConstants.IBV_WR_RDMA_WRITE_WITH_IMM;
+            case SEND -> IbverbsConstants.IBV_WR_SEND;
+            case SEND_WITH_IMM -> IbverbsConstants.IBV_WR_SEND_WITH_IMM;
+            case RDMA_READ -> IbverbsConstants.IBV_WR_RDMA_READ;
+            case ATOMIC_CMP_AND_SWP -> IbverbsConstants.IBV_WR_ATOMIC_CMP_AND_SWP;
+            case ATOMIC_FETCH_AND_ADD -> IbverbsConstants.IBV_WR_ATOMIC_FETCH_AND_ADD;
+            case LOCAL_INV -> IbverbsConstants.IBV_WR_LOCAL_INV;
+            case BIND_MW -> IbverbsConstants.IBV_WR_BIND_MW;
+            case SEND_WITH_INV -> IbverbsConstants.IBV_WR_SEND_WITH_INV;
+            case FLUSH, ATOMIC_WRITE, REG_MR -> throw new VerbsException(Errno.EOPNOTSUPP,
+                    op + " cannot be posted through ibv_post_send");
+        };
     }
 
     /**
@@ -369,6 +482,11 @@ final class SendPoster {
      * request's length at zero.
      */
     private void inlineData(ScatterGatherList list) {
+        PostSendVerbs.ibv_wr_set_inline_data(qp, inlineStaging.address(), stageInline(list));
+    }
+
+    /** Gathers inline data into the staging buffer; returns its length. */
+    private long stageInline(ScatterGatherList list) {
         long staging = inlineStaging.address();
         long used = 0;
         for (int i = 0; i < list.count(); i++) {
@@ -384,7 +502,7 @@ final class SendPoster {
             }
             used += length;
         }
-        PostSendVerbs.ibv_wr_set_inline_data(qp, staging, used);
+        return used;
     }
 
     /**
@@ -416,6 +534,10 @@ final class SendPoster {
     }
 
     void free() {
+        if (request != null) {
+            request.close();
+            inlineEntry.close();
+        }
         sges.close();
         bindInfo.close();
         atomicOperand.close();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.AtomicCapability;
 import dev.verbs4j.Errno;
 import dev.verbs4j.QpInitAttributes;
 import dev.verbs4j.QpType;
@@ -37,6 +38,24 @@ class QpFactoryTest {
                 | IbverbsConstants.IBV_QP_EX_WITH_RDMA_READ | IbverbsConstants.IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP
                 | IbverbsConstants.IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IbverbsConstants.IBV_QP_EX_WITH_LOCAL_INV
                 | IbverbsConstants.IBV_QP_EX_WITH_BIND_MW | IbverbsConstants.IBV_QP_EX_WITH_SEND_WITH_INV, flags);
+    }
+
+    @Test
+    void defaultsTheDeviceLacksAreLeftOutAndWhatWasAskedForIsKept() {
+        QpInitAttributes defaults = new QpInitAttributes(QpType.RC, new FakeCompletionQueue());
+        Set<WrOpcode> siw = QpFactory.operationsTheDeviceCanDo(defaults.operations(), defaults.requiredOperations(),
+                AtomicCapability.NONE, 0);
+        assertEquals(EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.SEND_WITH_INV, WrOpcode.RDMA_WRITE,
+                WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.RDMA_READ, WrOpcode.LOCAL_INV), siw,
+                "no atomics and no window binds where the device reports none");
+        assertEquals(defaults.operations(), QpFactory.operationsTheDeviceCanDo(defaults.operations(),
+                defaults.requiredOperations(), AtomicCapability.HCA, 16), "a device with both keeps every default");
+
+        QpInitAttributes asked = new QpInitAttributes(QpType.RC, new FakeCompletionQueue())
+                .allow(WrOpcode.ATOMIC_FETCH_AND_ADD);
+        assertTrue(QpFactory.operationsTheDeviceCanDo(asked.operations(), asked.requiredOperations(),
+                AtomicCapability.NONE, 0).contains(WrOpcode.ATOMIC_FETCH_AND_ADD),
+                "an operation asked for stays, so that the creation fails where the device lacks it");
     }
 
     @Test

@@ -70,6 +70,15 @@ public final class AgentDevice implements PeerProcessDevice {
         return provider;
     }
 
+    /**
+     * IB: the agent's protocol does not carry the transport, and the pairs it serves meet the
+     * soft provider, which speaks RoCE only.
+     */
+    @Override
+    public dev.verbs4j.Transport transport() {
+        return dev.verbs4j.Transport.IB;
+    }
+
     @Override
     public synchronized DeviceContext open() {
         if (client != null) {

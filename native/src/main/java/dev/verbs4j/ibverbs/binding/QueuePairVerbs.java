@@ -74,6 +74,14 @@ public final class QueuePairVerbs {
      */
     public static native int ibv_post_recv(ibv_qp qp, ibv_recv_wr wr, @ByPtrPtr ibv_recv_wr bad_wr);
 
+    /**
+     * {@code ibv_post_send}: 0 or an errno value. The posting path of a queue pair created
+     * without {@code IBV_QP_INIT_ATTR_SEND_OPS_FLAGS}, on providers that lack the extended one.
+     *
+     * @param bad_wr receives the first WR not posted: the object's address is overwritten
+     */
+    public static native int ibv_post_send(ibv_qp qp, ibv_send_wr wr, @ByPtrPtr ibv_send_wr bad_wr);
+
     /** {@code ibv_create_ah}: an address handle, or null with errno in {@link Errno#lastErrno()}. */
     @Name("verbs4j::keep_errno<ibv_create_ah>")
     public static native ibv_ah ibv_create_ah(ibv_pd pd, ibv_ah_attr attr);

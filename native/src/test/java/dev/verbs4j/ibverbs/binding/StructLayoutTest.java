@@ -34,6 +34,7 @@ class StructLayoutTest {
     private static final Map<String, Long> STABLE_ABI_SIZES = Map.ofEntries(
             Map.entry("ibv_sge", 16L),
             Map.entry("ibv_recv_wr", 32L),
+            Map.entry("ibv_send_wr", 128L),
             Map.entry("ibv_wc", 48L),
             Map.entry("ibv_gid", 16L),
             Map.entry("ibv_global_route", 24L),

@@ -190,6 +190,59 @@ inline int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_
     return next_result;
 }
 
+/*
+ * ibv_post_send, as providers without the extended API take sends: one line per request, with
+ * the members its opcode uses. Inline data is read here, during the call, as a provider copies it.
+ */
+inline int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr) {
+    for (struct ibv_send_wr *w = wr; w != nullptr; w = w->next) {
+        char operands[256] = "";
+        switch (w->opcode) {
+        case IBV_WR_RDMA_WRITE: case IBV_WR_RDMA_WRITE_WITH_IMM: case IBV_WR_RDMA_READ:
+            snprintf(operands, sizeof operands, " rkey=%x addr=%" PRIx64, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
+            break;
+        case IBV_WR_ATOMIC_CMP_AND_SWP: case IBV_WR_ATOMIC_FETCH_AND_ADD:
+            snprintf(operands, sizeof operands, " rkey=%x addr=%" PRIx64 " compare_add=%" PRIx64 " swap=%" PRIx64,
+                     w->wr.atomic.rkey, w->wr.atomic.remote_addr, w->wr.atomic.compare_add, w->wr.atomic.swap);
+            break;
+        case IBV_WR_SEND_WITH_INV: case IBV_WR_LOCAL_INV:
+            snprintf(operands, sizeof operands, " invalidate=%x", w->invalidate_rkey);
+            break;
+        case IBV_WR_BIND_MW:
+            snprintf(operands, sizeof operands, " mw=%s rkey=%x mr=%s addr=%" PRIx64 " length=%" PRIx64 " access=%x",
+                     w->bind_mw.mw ? "set" : "null", w->bind_mw.rkey, w->bind_mw.bind_info.mr ? "set" : "null",
+                     w->bind_mw.bind_info.addr, w->bind_mw.bind_info.length, w->bind_mw.bind_info.mw_access_flags);
+            break;
+        default:
+            break;
+        }
+        if (w->opcode == IBV_WR_SEND_WITH_IMM || w->opcode == IBV_WR_RDMA_WRITE_WITH_IMM) {
+            size_t used = strlen(operands);
+            snprintf(operands + used, sizeof operands - used, " imm=%x", w->imm_data);
+        }
+        if (w->opcode == IBV_WR_SEND || w->opcode == IBV_WR_SEND_WITH_IMM) { /* as a UD send reads them */
+            size_t used = strlen(operands);
+            snprintf(operands + used, sizeof operands - used, " ah=%s qpn=%x qkey=%x", w->wr.ud.ah ? "set" : "null",
+                     w->wr.ud.remote_qpn, w->wr.ud.remote_qkey);
+        }
+        char data[160] = "";
+        for (int i = 0; i < w->num_sge; i++) {
+            size_t used = strlen(data);
+            if (w->send_flags & IBV_SEND_INLINE) {
+                snprintf(data + used, sizeof data - used, " text=%.*s", (int)w->sg_list[i].length,
+                         (const char *)(uintptr_t)w->sg_list[i].addr);
+            } else {
+                snprintf(data + used, sizeof data - used, " sge=%x/%" PRIx64 "/%x", w->sg_list[i].lkey,
+                         w->sg_list[i].addr, w->sg_list[i].length);
+            }
+        }
+        record("post_send wr_id=%" PRIx64 " flags=%x opcode=%d%s%s", w->wr_id, w->send_flags, (int)w->opcode, operands,
+               data);
+    }
+    *bad_wr = next_result != 0 ? wr : nullptr;
+    return next_result;
+}
+
 inline int post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr) {
     record("post_srq_recv first_wr_id=%" PRIx64, wr->wr_id);
     *bad_wr = next_result != 0 ? wr : nullptr;
@@ -226,6 +279,7 @@ inline struct fake_device *new_fake_device() {
     device->context.ops.poll_cq = poll_cq;
     device->context.ops.req_notify_cq = req_notify_cq;
     device->context.ops.post_recv = post_recv;
+    device->context.ops.post_send = post_send;
     device->context.ops.post_srq_recv = post_srq_recv;
     device->context.ops.bind_mw = bind_mw;
     device->pd.context = &device->context;
