@@ -115,13 +115,17 @@ case "$NET" in
     *)
         give_up "unknown network mode $NET" ;;
 esac
-# run.sh -m: another rdma_rxe in place of the one loaded above, which no device
-# uses yet. The file is on the host's root, seen under /newroot.
-if [ -n "${RXE_MODULE:-}" ]; then
-    rmmod rdma_rxe || give_up "rmmod rdma_rxe failed"
-    insmod "/newroot$RXE_MODULE" || give_up "insmod $RXE_MODULE failed"
-    mark "rdma_rxe replaced by $RXE_MODULE"
-fi
+# run.sh -m: modules of this kernel built elsewhere, each in place of the
+# kernel's own of that name (which no device uses yet) or beside them. The files
+# are on the host's root, seen under /newroot.
+for module in ${EXTRA_MODULES:-}; do
+    name=$(basename "$module" .ko)
+    if [ -d "/sys/module/$name" ]; then
+        rmmod "$name" || give_up "rmmod $name failed"
+    fi
+    insmod "/newroot$module" || give_up "insmod $module failed"
+    mark "$name loaded from $module"
+done
 in_root /usr/bin/rdma link add rxe0 type rxe netdev "$rxe_netdev" || give_up "rdma link add rxe0 failed"
 tries=0
 until grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null; do
@@ -130,6 +134,20 @@ until grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null; do
     sleep 0.05
 done
 mark "rxe0 on $rxe_netdev is ACTIVE"
+# The kernel's soft-iWARP beside rxe0, where this kernel has it (Debian's do not
+# ship it; run.sh -m siw.ko brings one): siw0, iWARP over TCP. With -n veth it sits on
+# veth1 and is reached from namespace "peer": on veth0 the connection manager would
+# resolve 10.9.0.1 to rxe0, the first device on that interface.
+if [ -d /sys/module/siw ] || in_root /sbin/modprobe -q siw 2>/dev/null; then
+    if [ "$NET" = veth ]; then
+        in_root /usr/bin/ip netns exec peer /usr/bin/rdma link add siw0 type siw netdev veth1 ||
+            give_up "rdma link add siw0 failed"
+        mark "siw0 on veth1 (namespace peer)"
+    else
+        in_root /usr/bin/rdma link add siw0 type siw netdev "$rxe_netdev" || give_up "rdma link add siw0 failed"
+        mark "siw0 on $rxe_netdev"
+    fi
+fi
 
 # The command's stdout and stderr leave through the virtio-serial ports "out"
 # and "err" (a blocking write returns once the host has taken the data), via

@@ -2,7 +2,7 @@
 # Runs one command in a qemu micro-VM whose kernel has the Soft-RoCE driver
 # (rdma_rxe) set up as rxe0, and exits with the command's status.
 #
-#   run.sh [-k KERNEL] [-t TIMEOUT_S] [-n dummy|eth0|lo|veth] [-w DIR]... [-e VAR=VAL]... [-d IMAGE] [-p PIDFILE] [-m RXE_MODULE] [-v] -- COMMAND...
+#   run.sh [-k KERNEL] [-t TIMEOUT_S] [-n dummy|eth0|lo|veth] [-w DIR]... [-e VAR=VAL]... [-d IMAGE] [-p PIDFILE] [-m MODULE.ko]... [-v] -- COMMAND...
 #
 # KERNEL selects a kernel fetch.sh cached (fetch.sh --kernels): a release or
 # a version prefix such as 6.1 or 6.12; the newest that answers boots. The
@@ -17,8 +17,11 @@
 # guest's writes reach the image file when the guest writes them back, so a
 # SIGKILL of qemu loses what the guest kept in its page cache, as a power loss
 # would). -p PIDFILE has qemu write its process id there, for such a kill.
-# -m RXE_MODULE loads that rdma_rxe.ko (built for the kernel that boots, such
-# as kernel/patches/build-module.sh makes) in place of the kernel's own.
+# -m MODULE.ko loads that module (built for the kernel that boots, such as
+# kernel/patches/build-module.sh makes) in place of the kernel's own of that
+# name, or beside them where the kernel has none: rdma_rxe.ko before rxe0 is
+# made; with siw.ko (or a kernel that has siw) the guest also makes siw0 on
+# rxe0's interface.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,7 +37,7 @@ SHARES=()
 EXTRA_ENV=()
 DISK_IMAGE=
 PID_FILE=
-RXE_MODULE=
+MODULES=()
 while getopts ':k:t:n:w:e:d:p:m:vh' opt; do
     case $opt in
         k) RXEVM_KERNEL=$OPTARG ;;
@@ -46,8 +49,8 @@ while getopts ':k:t:n:w:e:d:p:m:vh' opt; do
         d) [ -f "$OPTARG" ] || rxevm_die "-d $OPTARG: not a file"
            DISK_IMAGE=$(realpath "$OPTARG") ;;
         p) PID_FILE=$(realpath -m "$OPTARG") ;;
-        m) [ -f "$OPTARG" ] || rxevm_die "-m $OPTARG: not a file"
-           RXE_MODULE=$(realpath "$OPTARG") ;;
+        m) [ -f "$OPTARG" ] && [[ $OPTARG == *.ko ]] || rxevm_die "-m $OPTARG: not a .ko file"
+           MODULES+=("$(realpath "$OPTARG")") ;;
         v) VERBOSE=1 ;;
         *) usage ;;
     esac
@@ -91,7 +94,7 @@ prepare_run_dir() {
         printf 'RUN_DIR=%q\n' "$RUN_DIR"
         printf 'KERNEL_MODULES=%q\n' "$KERNEL_MODULES"
         printf 'GUEST_HOSTNAME=%q\n' "$(cat /proc/sys/kernel/hostname)"
-        printf 'RXE_MODULE=%q\n' "$RXE_MODULE"
+        printf 'EXTRA_MODULES=%q\n' "${MODULES[*]}"
     } >"$RUN_DIR/config"
     # Parents first, so a share inside another is mounted on top of it.
     : >"$RUN_DIR/shares"

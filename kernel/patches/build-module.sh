@@ -1,26 +1,50 @@
 #!/usr/bin/env bash
-# Builds rdma_rxe.ko from the rxe of the kernel source with this folder's series applied,
-# out of tree against the headers of the kernel rxe-vm boots by default (the release the
-# series is against), with the compiler that kernel was built with, and prints the module's
-# path; rxe-vm/run.sh -m loads it in place of the stock one.
+# Builds a module of the kernel rxe-vm boots by default (the release the series is against)
+# out of tree, from that kernel's Debian source, against its headers, with the compiler it
+# was built with, and prints the module's path; rxe-vm/run.sh -m loads it.
 #
-# The headers' CONFIG_CC_VERSION_TEXT names trixie's gcc-14, and their kbuild programs
-# (fixdep, modpost) need trixie's C library, newer than a bookworm host's, so the build runs
-# in a trixie root made once with mmdebstrap (gcc-14, make, the kbuild programs' libraries,
+#   build-module.sh [--series DIR] [rxe|siw]
+#
+# rxe (the default): rdma_rxe.ko with the series applied: this folder's, or the .patch files
+# of DIR in the order of their names (patches of drivers/infiniband/sw/rxe only).
+# siw: the kernel's soft-iWARP, siw.ko, unpatched; Debian's kernels do not ship it.
+#
+# The headers' CONFIG_CC_VERSION_TEXT names trixie's gcc-14, and their kbuild programs (fixdep,
+# modpost) need trixie's C library, newer than a bookworm host's, so the build runs in a
+# trixie root made once with mmdebstrap (gcc-14, make, the kbuild programs' libraries,
 # pahole; about 0.4 GB) from the host's Debian mirror, into which the headers packages
 # (linux-headers-RELEASE, its -common and linux-kbuild) are unpacked.
-# Cached: $RXEVM_CACHE/rxe-module/DIGEST/rdma_rxe.ko, DIGEST from the series' contents.
+# Cached: $RXEVM_CACHE/rxe-module/DIGEST/rdma_rxe.ko, DIGEST from the series' contents, and
+# $RXEVM_CACHE/siw-module/RELEASE/siw.ko.
 # Needs root (chroot) and rxe-vm/fetch.sh's private apt index.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+usage() { sed -n 's/^#   build-module.sh /usage: build-module.sh /p' "$0" >&2; exit 2; }
+module=rxe
+while [ $# -gt 0 ]; do
+    case $1 in
+        --series) [ $# -ge 2 ] && [ -d "$2" ] || usage; PATCHES_DIR=$(cd "$2" && pwd); export PATCHES_DIR; shift ;;
+        rxe|siw) module=$1 ;;
+        *) usage ;;
+    esac
+    shift
+done
 source "$here/lib.sh"
 source "$here/../../rxe-vm/lib.sh"
 RELEASE=7.3.4+deb13
 HEADERS=linux-headers-$RELEASE-amd64
-digest=$(patches_digest)
-out=$RXEVM_CACHE/rxe-module/$digest
-if [ -f "$out/rdma_rxe.ko" ]; then
-    echo "$out/rdma_rxe.ko"
+case $module in
+    rxe)
+        [ -n "$(patches_series)" ] || patches_die "no .patch files in $PATCHES_DIR"
+        digest=$(patches_digest)
+        out=$RXEVM_CACHE/rxe-module/$digest
+        ko=rdma_rxe.ko ;;
+    siw)
+        out=$RXEVM_CACHE/siw-module/$RELEASE
+        ko=siw.ko ;;
+esac
+if [ -f "$out/$ko" ]; then
+    echo "$out/$ko"
     exit 0
 fi
 
@@ -48,17 +72,29 @@ want=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$root/usr/src/$HEADERS
 have=$(chroot "$root" x86_64-linux-gnu-gcc-14 --version | head -n 1)
 [ "$want" = "$have" ] || echo "build-module: warning: the kernel was built with '$want', this is '$have'" >&2
 
-patches_apply_rxe "$root/build/rxe"
+case $module in
+    rxe) patches_apply_rxe "$root/build/rxe"
+         config=() ;;
+    siw) tree=$(patches_source_tree)
+         rm -rf "$root/build/siw"
+         cp -a "$tree/drivers/infiniband/sw/siw" "$root/build/siw"
+         # Debian's configuration leaves soft-iWARP out; its Makefile builds for =m.
+         config=(CONFIG_RDMA_SIW=m) ;;
+esac
 # objtool reads its limits from /proc.
 mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
 trap 'umount "$root/proc" 2>/dev/null || true' EXIT
-chroot "$root" make -s -C "/usr/src/$HEADERS" M=/build/rxe modules > "$root/build/make.log" 2>&1 ||
-    { tail -n 20 "$root/build/make.log" >&2; patches_die "the module build failed"; }
+chroot "$root" make -s -C "/usr/src/$HEADERS" M="/build/$module" "${config[@]}" modules > "$root/build/make.log" 2>&1 ||
+    { tail -n 20 "$root/build/make.log" >&2; patches_die "the $module module build failed"; }
 mkdir -p "$out"
-cp "$root/build/rxe/rdma_rxe.ko" "$out/rdma_rxe.ko"
+cp "$root/build/$module/$ko" "$out/$ko"
 {
-    echo "series digest $digest, $(patches_series | wc -l) patches"
+    if [ "$module" = rxe ]; then
+        echo "series $PATCHES_DIR, digest $digest, $(patches_series | wc -l) patches"
+    else
+        echo "drivers/infiniband/sw/siw, unpatched"
+    fi
     echo "against $SOURCE_PACKAGE $SOURCE_VERSION, headers $HEADERS"
     echo "compiler $have"
 } > "$out/built.txt"
-echo "$out/rdma_rxe.ko"
+echo "$out/$ko"

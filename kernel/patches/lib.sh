@@ -2,7 +2,10 @@
 # against, fetched the way rxe-vm/fetch.sh fetches kernel packages (its private apt index in
 # $RXEVM_CACHE/apt, which fetch.sh writes), and the series applied to a copy of its rxe.
 RXEVM_CACHE=${RXEVM_CACHE:-${VERBS4J_CACHE:-$HOME/.cache/verbs4j}/rxe-vm}
-PATCHES_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PATCHES_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The series: this folder's, or a folder of .patch files of one's own (PATCHES_DIR, or
+# build-module.sh --series), applied in the order of their names.
+PATCHES_DIR=${PATCHES_DIR:-$PATCHES_HOME}
 # The kernel the series is against: the newest that rxe-vm/fetch.sh picks (7.3.4 here).
 SOURCE_PACKAGE=linux-source-7.3
 SOURCE_VERSION=7.3.4-1~bpo13+1
@@ -47,7 +50,7 @@ patches_source_tree() {
 
 # The series, in order.
 patches_series() {
-    ls "$PATCHES_DIR"/[0-9][0-9][0-9][0-9]-*.patch
+    LC_ALL=C ls "$PATCHES_DIR"/*.patch 2>/dev/null
 }
 
 # A digest of the series' code (each patch from its first "diff --git" on, so that a
@@ -67,6 +70,8 @@ patches_apply_rxe() {
     mkdir -p "$out"
     cp -a "$tree/drivers/infiniband/sw/rxe/." "$out/"
     for p in $(patches_series); do
+        grep -E '^\+\+\+ b/' "$p" | grep -vq '^+++ b/drivers/infiniband/sw/rxe/' &&
+            patches_die "$(basename "$p") touches files outside drivers/infiniband/sw/rxe; the harness builds rdma_rxe.ko only"
         patch -s -p5 -d "$out" --no-backup-if-mismatch < "$p" || patches_die "$(basename "$p") does not apply"
     done
 }
