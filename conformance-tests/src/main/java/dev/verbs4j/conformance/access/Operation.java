@@ -120,6 +120,7 @@ enum Operation {
     void require(Testbed bed) {
         switch (this) {
             case COMPARE_SWAP, FETCH_ADD -> Require.atomics(bed);
+            case WRITE_WITH_IMM -> Require.infinibandTransport(bed, "immediate data (RDMAP of RFC 5040 carries none)");
             case ATOMIC_WRITE -> Require.capabilities(bed, DeviceCapability.ATOMIC_WRITE);
             case FLUSH_RANGE, FLUSH_REGION -> Require.capabilities(bed, DeviceCapability.FLUSH_GLOBAL);
             default -> {

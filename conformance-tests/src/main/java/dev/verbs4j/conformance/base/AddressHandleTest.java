@@ -5,6 +5,7 @@ import dev.verbs4j.AddressHandleAttributes;
 import dev.verbs4j.ProtectionDomain;
 import dev.verbs4j.conformance.fixture.ConformanceSuite;
 import dev.verbs4j.conformance.fixture.DeviceSide;
+import dev.verbs4j.conformance.fixture.Require;
 import dev.verbs4j.conformance.fixture.Testbed;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ class AddressHandleTest {
         AddressHandleAttributes route = new AddressHandleAttributes(bed.remote().gid(), bed.local().gidIndex(), DeviceSide.PORT,
                 64, 0, 0, 0);
 
-        AddressHandle ah = bed.track(pd.createAh(route));
+        AddressHandle ah = bed.track(Require.supportedAtCreation("an address handle on " + bed.local(), () -> pd.createAh(route)));
         assertDoesNotThrow(ah::close, "destroy_ah");
         assertDoesNotThrow(pd::close, "dealloc_pd once its address handle is destroyed");
     }

@@ -11,6 +11,7 @@ import dev.verbs4j.conformance.fixture.Completions;
 import dev.verbs4j.conformance.fixture.ConformanceSuite;
 import dev.verbs4j.conformance.fixture.Expect;
 import dev.verbs4j.conformance.fixture.RcPair;
+import dev.verbs4j.conformance.fixture.Require;
 import dev.verbs4j.conformance.fixture.Testbed;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +66,7 @@ class CompletionQueueTest {
     void resizeShrinksAndGrowsAndKeepsTheCompletionsItHolds(Testbed bed) {
         RcPair pair = bed.rcPair();
         CompletionQueue cq = pair.local().recvCq();
-        cq.resize(1);
+        Require.supportedByCall("resizing a completion queue on " + bed.local(), () -> cq.resize(1));
         assertTrue(cq.capacity() >= 1, "a queue resized to 1 entry has " + cq.capacity());
         cq.resize(7);
         assertTrue(cq.capacity() >= 7, "a queue resized to 7 entries has " + cq.capacity());
@@ -96,6 +97,7 @@ class CompletionQueueTest {
     void resizeOutsideOneToTheDeviceMaximumFailsWithEinval(Testbed bed) {
         CompletionQueue cq = bed.cq(bed.local(), 8);
         int max = bed.local().attributes().maxCqe();
+        Require.supportedByCall("resizing a completion queue on " + bed.local(), () -> cq.resize(8));
         Expect.errno(Errno.EINVAL, () -> cq.resize(0), "resizing a queue to 0 entries");
         Expect.errno(Errno.EINVAL, () -> cq.resize(max + 1), "resizing a queue past max_cqe, to " + (max + 1));
         assertTrue(cq.capacity() >= 8, "a refused resize leaves the queue as it was: " + cq.capacity());

@@ -12,6 +12,7 @@ import dev.verbs4j.Verbs;
 import dev.verbs4j.conformance.fixture.ConformanceSuite;
 import dev.verbs4j.conformance.fixture.DeviceSide;
 import dev.verbs4j.conformance.fixture.Testbed;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -59,7 +60,8 @@ class DeviceQueryTest {
             assertNotEquals(0, a.vendorId(), side + ": vendor_id");
             assertTrue(a.maxQp() > 0 && a.maxQpWr() > 0 && a.maxSge() > 0 && a.maxSgeRd() >= 0, side + ": QP limits " + a);
             assertTrue(a.maxCq() > 0 && a.maxCqe() > 0 && a.maxMr() > 0 && a.maxPd() > 0, side + ": CQ, MR and PD limits " + a);
-            assertTrue(a.maxPkeys() > 0, side + ": max_pkeys");
+            // P_Keys belong to the InfiniBand transport (RoCE included); iWARP has none.
+            assertTrue(side.iwarp() ? a.maxPkeys() == 0 : a.maxPkeys() > 0, side + ": max_pkeys " + a.maxPkeys());
             assertTrue(a.physicalPortCount() >= 1, side + ": phys_port_cnt");
         }
     }
@@ -74,7 +76,8 @@ class DeviceQueryTest {
             assertTrue(SPEEDS.contains(p.activeSpeed()), side + ": active_speed " + p.activeSpeed() + " is no IBTA speed");
             assertTrue(p.maxMsgSize() > PAGE, side + ": max_msg_sz " + p.maxMsgSize());
             assertTrue(p.gidTableLength() >= 1, side + ": gid_tbl_len");
-            assertTrue(p.pkeyTableLength() >= 1, side + ": pkey_tbl_len");
+            assertTrue(side.iwarp() ? p.pkeyTableLength() == 0 : p.pkeyTableLength() >= 1,
+                    side + ": pkey_tbl_len " + p.pkeyTableLength());
         }
     }
 
@@ -93,7 +96,9 @@ class DeviceQueryTest {
             assertEquals(side.gid(), entry.gid(), side + ": the entry's GID is the one query_gid reads");
             assertEquals(side.gidIndex(), entry.index(), side + ": the entry's index");
             assertEquals(DeviceSide.PORT, entry.port(), side + ": the entry's port");
-            assertEquals(GidType.ROCE_V2, entry.type(), side + ": an IP address's GID on a RoCE v2 port");
+            // An iWARP port's GIDs are its MAC address, of type IB; a RoCE port's are IP addresses.
+            assertEquals(side.iwarp() ? GidType.IB : GidType.ROCE_V2, entry.type(),
+                    side + ": the GID's type on " + (side.iwarp() ? "an iWARP" : "a RoCE") + " port");
             assertTrue(entry.netdevIndex() >= 0, side + ": the network device's index " + entry.netdevIndex());
         }
     }
@@ -119,6 +124,8 @@ class DeviceQueryTest {
     @Test
     void defaultPkeyIsAtIndexZero(Testbed bed) {
         for (DeviceSide side : bed.sides()) {
+            Assumptions.assumeTrue(side.attributes().maxPkeys() > 0,
+                    () -> side + " reports max_pkeys 0: no P_Key table");
             DeviceContext ctx = side.context();
             int pkey = ctx.queryPkey(DeviceSide.PORT, 0);
             assertEquals(0xffff, pkey, side + ": P_Key 0 of a RoCE port is the default, full-member P_Key");

@@ -47,6 +47,7 @@ class ExtendedCompletionQueueTest {
     @Test
     void everyFieldAndFlagCreatesOrIsRefusedAsUnsupported(Testbed bed) {
         DeviceContext ctx = bed.local().context();
+        bed.extendedCq(bed.local(), 1, Set.of()); // skips where the device has no extended queues at all
         for (WcField field : WcField.values()) {
             createOrRefuse(ctx, Set.of(field), Set.of(), field.toString());
         }
@@ -71,6 +72,7 @@ class ExtendedCompletionQueueTest {
     void queueLargerThanTheDeviceAllowsOrOnAMissingVectorFailsWithEinval(Testbed bed) {
         DeviceContext ctx = bed.local().context();
         int max = bed.local().attributes().maxCqe();
+        bed.extendedCq(bed.local(), 1, Set.of());
         Expect.errno(Errno.EINVAL, () -> ctx.createExtendedCq(max + 1, null, 0, Set.of(), Set.of()),
                 "an extended queue of max_cqe + 1 = " + (max + 1) + " entries");
         int vectors = ctx.completionVectorCount();

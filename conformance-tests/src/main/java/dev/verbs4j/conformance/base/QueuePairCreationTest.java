@@ -18,6 +18,7 @@ import dev.verbs4j.WrOpcode;
 import dev.verbs4j.conformance.fixture.ConformanceSuite;
 import dev.verbs4j.conformance.fixture.DeviceSide;
 import dev.verbs4j.conformance.fixture.QpStates;
+import dev.verbs4j.conformance.fixture.Require;
 import dev.verbs4j.conformance.fixture.Testbed;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,10 @@ class QueuePairCreationTest {
     private static QueuePair create(Testbed bed, QpType type) {
         ProtectionDomain pd = bed.pd(bed.local());
         CompletionQueue cq = bed.cq(bed.local(), 100);
-        return bed.track(pd.createQp(new QpInitAttributes(type, cq).capacity(SEND_WR, RECV_WR, SGE, SGE, 0)));
+        QpInitAttributes attributes = new QpInitAttributes(type, cq).capacity(SEND_WR, RECV_WR, SGE, SGE, 0);
+        // RC is every device's; a UC or UD queue pair the device refuses is a capability it lacks (siw has neither).
+        return bed.track(type == QpType.RC ? pd.createQp(attributes)
+                : Require.supportedAtCreation("a " + type + " queue pair on " + bed.local(), () -> pd.createQp(attributes)));
     }
 
     private static void assertFreshInReset(QueuePair qp) {
@@ -104,6 +108,7 @@ class QueuePairCreationTest {
         int deviceDepth = Math.min(bed.local().attributes().maxQpRdAtom(), bed.local().attributes().maxQpInitRdAtom());
         Assumptions.assumeTrue(deviceDepth >= depth,
                 () -> bed.local() + " allows " + deviceDepth + " outstanding reads and atomics per queue pair, the case asks " + depth);
+        Require.connectsWithoutConnectionManager(bed);
         QueuePair qp = create(bed, QpType.RC);
         // Connected to itself: a loopback queue pair needs no peer to reach RTS.
         QpEndpoint self = new QpEndpoint(qp.qpn(), 0x100, bed.local().gid(), bed.local().port().activeMtu(), 0, 0, 0, 0);

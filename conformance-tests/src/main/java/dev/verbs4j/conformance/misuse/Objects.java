@@ -13,6 +13,7 @@ import dev.verbs4j.QpType;
 import dev.verbs4j.QueuePair;
 import dev.verbs4j.SendWorkRequest;
 import dev.verbs4j.conformance.fixture.DeviceSide;
+import dev.verbs4j.conformance.fixture.Require;
 import dev.verbs4j.conformance.fixture.Testbed;
 
 import java.util.EnumSet;
@@ -30,12 +31,14 @@ final class Objects {
     }
 
     static AddressHandle addressHandle(Testbed bed, ProtectionDomain pd) {
-        return bed.track(pd.createAh(toSelf(bed.local())));
+        return bed.track(Require.supportedAtCreation("an address handle on " + bed.local(),
+                () -> pd.createAh(toSelf(bed.local()))));
     }
 
     /** A UD queue pair at RTS: it takes sends at once, which complete without a peer. */
     static QueuePair udAtRts(Testbed bed, ProtectionDomain pd, CompletionQueue cq) {
-        QueuePair qp = bed.track(pd.createQp(new QpInitAttributes(QpType.UD, cq).capacity(16, 16, 1, 1, 0)));
+        QueuePair qp = bed.track(Require.supportedAtCreation("a UD queue pair on " + bed.local(),
+                () -> pd.createQp(new QpInitAttributes(QpType.UD, cq).capacity(16, 16, 1, 1, 0))));
         qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(DeviceSide.PORT).qkey(QKEY));
         qp.modify(new QpAttributes().state(QpState.RTR));
         qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));

@@ -36,7 +36,7 @@ import java.util.Map;
  */
 public final class Findings {
     /** The lists shipped with the suite, by file name without {@code .tsv}. */
-    private static final List<String> LISTS = List.of("ibverbs-rxe");
+    private static final List<String> LISTS = List.of("ibverbs-rxe", "ibverbs-siw");
     private static final String RESOURCE_DIR = "/dev/verbs4j/conformance/findings/";
 
     /**
