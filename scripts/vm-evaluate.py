@@ -33,6 +33,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VM = os.path.join(ROOT, "target", "vm")
 REPORTS = os.path.join(ROOT, "conformance-tests", "target", "conformance")
+# The suite on the kernel's soft-iWARP, both sides siw0 (scripts/vm-guest.sh).
+SIW_COLUMN = "ibverbs-siw"
 KERNEL_COLUMN = "ibverbs-rxe"
 # The suite in docker/'s image on a Docker engine in the same boot (scripts/vm-guest-docker.sh).
 CONTAINER_COLUMN = "ibverbs-rxe-container"
@@ -774,6 +776,10 @@ def main():
         for label in ("soft-to-rxe", "rxe-to-soft", REPEAT_COLUMN) + CM_COLUMNS + IPV6_COLUMNS:
             if label not in labels:
                 problems.append("no %s.json conformance report (log in target/vm/%s.log)" % (label, label))
+        if SIW_COLUMN not in labels:
+            why = read_lines(os.path.join(VM, "siw-module.txt")) + read_lines(os.path.join(VM, "siw.skipped"))
+            problems.append("no %s.json conformance report: %s" % (
+                SIW_COLUMN, why[0] if why else "see target/vm/conformance-siw.log"))
     lists = finding_lists()
     passed = skipped = findings = 0
     column_lines = []

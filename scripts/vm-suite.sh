@@ -35,9 +35,21 @@ scripts/vm-cds.sh
 # The rxe reproducers, built here: a compiler under the guest's emulation takes a minute.
 kernel/reproducers/run.sh --build || echo "== kernel/reproducers/run.sh --build failed: the guest builds them"
 
+# The kernel's soft-iWARP for the newest kernel's boot (Debian's kernels do not ship it): siw.ko
+# built from that kernel's source (kernel/patches/build-module.sh, cached; the first build makes
+# its compiler root, a few minutes). The boot makes siw0 beside rxe0 and runs the ibverbs-siw column.
+siw_args=()
+rm -f target/vm/siw-module.txt
+if siw_module=$(kernel/patches/build-module.sh siw 2> target/vm/siw-module.log); then
+    siw_args=(-m "$siw_module")
+    echo "== siw: $siw_module"
+else
+    echo "the siw module could not be built: $(tail -n 1 target/vm/siw-module.log)" | tee target/vm/siw-module.txt
+fi
+
 start=$(date +%s)
 echo "== kernel rxe suite: one boot of the newest kernel for the conformance suite, interop and perf"
-rxe-vm/run.sh -n veth -t 2700 -e JAVA_HOME="$JAVA_HOME" -- bash scripts/vm-guest.sh 2>&1 | tee target/vm/guest.log
+rxe-vm/run.sh -n veth -t 2700 "${siw_args[@]}" -e JAVA_HOME="$JAVA_HOME" -- bash scripts/vm-guest.sh 2>&1 | tee target/vm/guest.log
 status=${PIPESTATUS[0]}
 echo "== kernel rxe suite: VM finished with status $status after $(( $(date +%s) - start )) s"
 if [ "$status" -ne 0 ]; then
