@@ -45,6 +45,8 @@ final class IbverbsContext extends Resource implements DeviceContext {
 
     final IbverbsDevice device;
     final ibv_context handle;
+    /** Set once the provider made an extended queue pair here (QpFactory). */
+    volatile boolean extendedQueuePairs;
     private final AsyncEvents asyncEvents;
 
     /** Wraps an open context; the caller made {@code async_fd} non-blocking. */

@@ -23,8 +23,9 @@ import java.util.Set;
  * queue pair accepts are fixed at creation, and the provider refuses the creation
  * ({@code EOPNOTSUPP}) when it cannot do one of them.
  *
- * <p>A provider without extended queue pairs (siw's, for one) refuses that creation too. The
- * queue pair is then created without send_ops_flags and posts through {@code ibv_post_send},
+ * <p>A provider without extended queue pairs (siw's, for one) refuses that creation too, and
+ * refuses one for SEND alone, which tells it from a refused operation. The queue pair is then
+ * created without send_ops_flags and posts through {@code ibv_post_send},
  * and the operations are checked here against what the device reports, so that an
  * operation it cannot do still fails the creation with {@code EOPNOTSUPP}: atomics against
  * {@code atomic_cap}, BIND_MW against {@code max_mw}. FLUSH and ATOMIC WRITE cannot be posted
@@ -97,12 +98,17 @@ final class QpFactory {
                 if (errno != Errno.EOPNOTSUPP.number()) {
                     throw NativeErrors.failure(errno, call);
                 }
-                // Perhaps no extended queue pairs at all: the plain creation tells.
+                // A provider with extended queue pairs refused an operation (rxe refuses LOCAL_INV
+                // on UC): that refusal stands. Only one without any makes a plain queue pair.
+                if (hasExtendedQueuePairs(pd.context, init)) {
+                    throw NativeErrors.failure(errno, call);
+                }
                 refuseWithoutExtendedApi(operations, device.atomicCapability(), device.maxMw(), call);
                 init.comp_mask(IbverbsConstants.IBV_QP_INIT_ATTR_PD).send_ops_flags(0);
                 qp = NativeErrors.require(QueuePairVerbs.ibv_create_qp_ex(pd.context.handle, init),
                         call + ", then without send_ops_flags");
             } else {
+                pd.context.extendedQueuePairs = true;
                 extended = QueuePairVerbs.ibv_qp_to_qp_ex(qp);
                 if (extended == null || extended.isNull()) {
                     extended = null; // created, but only the plain posting path works on it
@@ -117,6 +123,29 @@ final class QpFactory {
                 QueuePairVerbs.ibv_destroy_qp(qp);
                 throw queueClosedMeanwhile;
             }
+        }
+    }
+
+    /**
+     * Whether the provider makes extended queue pairs at all: known once one was made on the
+     * context, else asked by making one of the same type for SEND alone (destroyed at once).
+     */
+    private static boolean hasExtendedQueuePairs(IbverbsContext context, ibv_qp_init_attr_ex init) {
+        if (context.extendedQueuePairs) {
+            return true;
+        }
+        long asked = init.send_ops_flags();
+        init.send_ops_flags(IbverbsConstants.IBV_QP_EX_WITH_SEND);
+        try {
+            ibv_qp probe = QueuePairVerbs.ibv_create_qp_ex(context.handle, init);
+            if (probe == null || probe.isNull()) {
+                return false;
+            }
+            QueuePairVerbs.ibv_destroy_qp(probe);
+            context.extendedQueuePairs = true;
+            return true;
+        } finally {
+            init.send_ops_flags(asked);
         }
     }
 
