@@ -171,7 +171,7 @@ def judge_column(report, lists, problems):
         reason = finding(lists, report, case["id"])
         if outcome == "pass":
             passed += 1
-            if reason:
+            if reason and label != PATCHED_COLUMN:  # there judge_patched wants the fixes
                 print("%s: listed finding no longer reproduces (remove it, or narrow its side or kernel range): %s" % (label, case["id"]))
         elif outcome == "skip":
             skipped += 1
@@ -600,6 +600,60 @@ def judge_reproducers(lists, problems):
     print("\n".join(lines[4:]))
 
 
+# The suite on the newest kernel with kernel/patches' series in its rdma_rxe (a boot of its own,
+# target/vm/patched/), judged case for case against ibverbs-rxe of the stock module: every case
+# that fails there with a listed finding must pass, except what kernel/patches/unfixed.tsv
+# names, and nothing else may change. The reproducers of that boot must all say ok, but the
+# unfixed ones.
+PATCHED_COLUMN = "ibverbs-rxe-patched"
+PATCHED_RUN = os.path.join(VM, "patched")
+UNFIXED = os.path.join(ROOT, "kernel", "patches", "unfixed.tsv")
+
+
+def judge_patched(columns, lists, problems):
+    """Returns the column's summary line; adds what the series failed to fix, or changed, to problems."""
+    by_label = {r["label"]: r for r in columns}
+    patched, stock = by_label.get(PATCHED_COLUMN), by_label.get(KERNEL_COLUMN)
+    if patched is None:
+        why = read_lines(os.path.join(VM, "patched-module.txt"))
+        problems.append("no %s.json conformance report: %s" % (PATCHED_COLUMN, why[0] if why else
+                                                               "see target/vm/patched/conformance.log"))
+        return "%s: missing" % PATCHED_COLUMN
+    unfixed = {}
+    for line in read_lines(UNFIXED):
+        if line.strip() and not line.startswith("#"):
+            name, why = (line.split("\t", 1) + [""])[:2]
+            unfixed[name.strip()] = why
+    before = {c["id"]: c["outcome"] for c in stock["cases"]}
+    fixed = kept = 0
+    for case in patched["cases"]:
+        was, now = before.get(case["id"], "absent"), case["outcome"]
+        listed = finding(lists, stock, case["id"]) is not None
+        if was == "fail" and listed and case["id"] not in unfixed:
+            if now == "pass":
+                fixed += 1
+            else:
+                problems.append("%s: the series leaves %s failing: %s" % (PATCHED_COLUMN, case["id"], case["detail"]))
+        elif case["id"] in unfixed:
+            kept += 1
+            if now != "fail":
+                problems.append("%s: %s %s with the series, but kernel/patches/unfixed.tsv lists it as unfixed"
+                                % (PATCHED_COLUMN, case["id"], now))
+        elif was != now:
+            problems.append("%s: the series changes %s: %s on the stock module, %s with the series: %s"
+                            % (PATCHED_COLUMN, case["id"], was, now, case["detail"]))
+    for line in read_lines(os.path.join(PATCHED_RUN, "reproducers.tsv")):
+        name, status, said = (line.split("\t", 2) + ["", ""])[:3]
+        want = "1" if name in unfixed else "0"
+        if status != want:
+            problems.append("%s: reproducer %s exits %s with the series (%s expected): %s"
+                            % (PATCHED_COLUMN, name, status, want, said))
+    line = "%s: the series fixes %d failing cases, leaves %d as kernel/patches/unfixed.tsv says, changes nothing else" % (
+        PATCHED_COLUMN, fixed, kept)
+    print(line)
+    return line
+
+
 def judge_netdev(column_lines, problems):
     """scripts/vm-guest-netdev.sh's checks (target/vm/netdev.txt): a FAIL line, or no file, fails the run."""
     lines = read_lines(os.path.join(VM, "netdev.txt"))
@@ -767,7 +821,8 @@ def main():
         write_repeat_report(problems)
     columns = vm_columns()
     if kernel_columns_only:
-        columns = [r for r in columns if r["label"].startswith(KERNEL_COLUMN + "-") and r["label"] != CONTAINER_COLUMN]
+        columns = [r for r in columns if r["label"].startswith(KERNEL_COLUMN + "-")
+                   and r["label"] not in (CONTAINER_COLUMN, PATCHED_COLUMN)]
     elif not any(r["label"] == KERNEL_COLUMN for r in columns):
         print("kernel rxe suite: no %s.json conformance report in %s" % (KERNEL_COLUMN, REPORTS))
         sys.exit(1)
@@ -792,6 +847,7 @@ def main():
     judge_kernel_columns(columns, problems)
     if not kernel_columns_only:
         column_lines.extend(judge_container(columns, lists, problems))
+        column_lines.append(judge_patched(columns, lists, problems))
     if kernel_columns_only:
         for p in problems:
             print("FAILED: " + p)

@@ -77,6 +77,7 @@ case $module in
          config=() ;;
     siw) tree=$(patches_source_tree)
          rm -rf "$root/build/siw"
+         mkdir -p "$root/build"
          cp -a "$tree/drivers/infiniband/sw/siw" "$root/build/siw"
          # Debian's configuration leaves soft-iWARP out; its Makefile builds for =m.
          config=(CONFIG_RDMA_SIW=m) ;;
