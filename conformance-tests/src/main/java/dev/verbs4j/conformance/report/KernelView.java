@@ -12,10 +12,12 @@ import java.util.regex.Pattern;
 
 /**
  * The runs with a kernel device on both sides (provider {@value #KERNEL_PROVIDER}), one column
- * per kernel release, oldest first: the capabilities each kernel's device reported, the cases
- * whose outcome differs between kernels, and each listed finding with the kernels it appears on
- * (first and last). Written beside the matrix as {@code conformance-kernels.md} and {@code .html}.
- * Where two runs share a kernel, the one whose label sorts first is shown.
+ * per kernel release and kind of device (rxe, siw), oldest first: the capabilities each kernel's
+ * device reported, the cases whose outcome differs between kernels, and each listed finding with
+ * the kernels it appears on (first and last). Written beside the matrix as
+ * {@code conformance-kernels.md} and {@code .html}. A column is a run of the suite as it is:
+ * not connected through the CM ({@code cm-}), not in a container, not on a patched module.
+ * Where two runs share a kernel and device kind, the one whose label sorts first is shown.
  * It has no libibverbs counterpart: it is part of the suite's report.
  */
 public final class KernelView {
@@ -36,8 +38,9 @@ public final class KernelView {
         Map<String, RunReport> byKernel = new LinkedHashMap<>();
         runs.stream()
                 .filter(r -> r.provider().equals(KERNEL_PROVIDER) && r.peerProvider().equals(KERNEL_PROVIDER) && !r.kernel().isEmpty())
+                .filter(r -> !r.label().startsWith("cm-") && !r.label().endsWith("-container") && !r.label().endsWith("-patched"))
                 .sorted(Comparator.comparing(RunReport::label))
-                .forEach(r -> byKernel.putIfAbsent(r.kernel(), r));
+                .forEach(r -> byKernel.putIfAbsent(column(r), r));
         this.runs = byKernel.values().stream().sorted(KernelView::byRelease).toList();
     }
 
@@ -58,7 +61,22 @@ public final class KernelView {
                 return Integer.compare(x[i], y[i]);
             }
         }
-        return x.length != y.length ? Integer.compare(x.length, y.length) : a.kernel().compareTo(b.kernel());
+        if (x.length != y.length) {
+            return Integer.compare(x.length, y.length);
+        }
+        int byKernel = a.kernel().compareTo(b.kernel());
+        return byKernel != 0 ? byKernel : deviceKind(a).compareTo(deviceKind(b));
+    }
+
+    /** The kind of a run's device: its name without the trailing number ({@code rxe}, {@code siw}). */
+    static String deviceKind(RunReport r) {
+        return r.device().replaceFirst("\\d+$", "");
+    }
+
+    /** A column's name: the kernel release, and the device kind where it is not rxe. */
+    static String column(RunReport r) {
+        String kind = deviceKind(r);
+        return kind.equals("rxe") ? r.kernel() : r.kernel() + " " + kind;
     }
 
     private static int[] version(String release) {
@@ -72,7 +90,7 @@ public final class KernelView {
     /** The columns: one per kernel. */
     private List<String> kernelHeader(String first) {
         List<String> header = new ArrayList<>(List.of(first));
-        runs.forEach(r -> header.add(r.kernel()));
+        runs.forEach(r -> header.add(column(r)));
         return header;
     }
 
@@ -80,7 +98,7 @@ public final class KernelView {
         Table t = new Table(List.of("kernel", "column", "pass", "fail", "finding", "skip", "suite time"));
         for (RunReport r : runs) {
             long findingCount = findings.count(r);
-            t.row(List.of(Cell.of(r.kernel()), Cell.of(r.label()), Cell.of(String.valueOf(r.count(Outcome.PASS))),
+            t.row(List.of(Cell.of(column(r)), Cell.of(r.label()), Cell.of(String.valueOf(r.count(Outcome.PASS))),
                     Cell.of(String.valueOf(r.count(Outcome.FAIL) - findingCount)), Cell.of(String.valueOf(findingCount)),
                     Cell.of(String.valueOf(r.count(Outcome.SKIP))), Cell.of(String.format("%.1f s", r.durationMs() / 1000.0))));
         }
@@ -191,7 +209,7 @@ public final class KernelView {
                 String reason = findings.reason(r, c);
                 if (reason != null) {
                     String key = c.id() + "\u0000" + reason;
-                    kernelsByCase.computeIfAbsent(key, k -> new ArrayList<>()).add(r.kernel());
+                    kernelsByCase.computeIfAbsent(key, k -> new ArrayList<>()).add(column(r));
                     reasonByCase.put(key, reason);
                 }
             }
@@ -215,7 +233,7 @@ public final class KernelView {
 
     /** "all 7", "6 of 7" for a run of neighbouring columns, else the releases. */
     private String onKernels(List<String> kernels) {
-        List<String> all = runs.stream().map(RunReport::kernel).toList();
+        List<String> all = runs.stream().map(KernelView::column).toList();
         int first = all.indexOf(kernels.getFirst());
         boolean neighbours = all.subList(first, Math.min(all.size(), first + kernels.size())).equals(kernels);
         if (kernels.size() == all.size()) {

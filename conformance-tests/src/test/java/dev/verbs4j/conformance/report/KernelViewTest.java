@@ -69,6 +69,22 @@ class KernelViewTest {
     }
 
     @Test
+    void aSecondKindOfDeviceIsAColumnOfItsOwnAndOtherRunsOfAKernelAreLeftOut() {
+        RunReport siw = new RunReport("ibverbs-siw", "ibverbs", "siw0", "ibverbs", "siw0", "t", 1000, "env",
+                "7.3.4+deb13-amd64", new RunCapabilities(List.of("MEM_MGT_EXTENSIONS"), List.of("MEM_MGT_EXTENSIONS")),
+                List.of(result("base/B#same", Outcome.PASS)));
+        RunReport cm = kernelRun("cm-ibverbs-rxe", "7.3.4+deb13-amd64", List.of(), result("base/B#same", Outcome.FAIL));
+        RunReport patched = kernelRun("ibverbs-rxe-patched", "7.3.4+deb13-amd64", List.of(), result("base/B#same", Outcome.FAIL));
+        KernelView both = new KernelView(List.of(siw, cm, patched, NEWEST, OLD), FINDINGS);
+
+        List<String> columns = both.runsTable().rows().stream().map(row -> row.getFirst().text()).toList();
+        List<String> labels = both.runsTable().rows().stream().map(row -> row.get(1).text()).toList();
+        assertEquals(List.of("6.1.0-50-amd64", "7.3.4+deb13-amd64", "7.3.4+deb13-amd64 siw"), columns);
+        assertEquals(List.of("ibverbs-rxe-6.1.0-50", "ibverbs-rxe", "ibverbs-siw"), labels,
+                "the CM's and the patched module's runs of a kernel are not its column");
+    }
+
+    @Test
     void bothFormsCarryTheSections() {
         assertTrue(view.markdown().contains("## Findings by kernel"));
         assertTrue(view.html().contains("<h2>Capabilities that differ between kernels</h2>"));
