@@ -626,6 +626,7 @@ def judge_patched(columns, lists, problems):
             unfixed[name.strip()] = why
     before = {c["id"]: c["outcome"] for c in stock["cases"]}
     fixed = kept = 0
+    problems_before = len(problems)
     for case in patched["cases"]:
         was, now = before.get(case["id"], "absent"), case["outcome"]
         listed = finding(lists, stock, case["id"]) is not None
@@ -648,8 +649,9 @@ def judge_patched(columns, lists, problems):
         if status != want:
             problems.append("%s: reproducer %s exits %s with the series (%s expected): %s"
                             % (PATCHED_COLUMN, name, status, want, said))
-    line = "%s: the series fixes %d failing cases, leaves %d as kernel/patches/unfixed.tsv says, changes nothing else" % (
-        PATCHED_COLUMN, fixed, kept)
+    line = "%s: the series fixes %d failing cases, leaves %d as kernel/patches/unfixed.tsv says, %s" % (
+        PATCHED_COLUMN, fixed, kept, "changes nothing else" if len(problems) == problems_before
+        else "%d problem(s)" % (len(problems) - problems_before))
     print(line)
     return line
 
