@@ -31,6 +31,10 @@
 static const char *repro_name = "reproducer";
 /* The first PSN a queue pair that qp_connect() moves to RTR expects. */
 static uint32_t repro_rq_psn;
+/* The requester's local ACK timeout and retry count qp_connect sets at RTS (the only time they
+ * can be set). */
+static uint8_t repro_timeout = 14;
+static uint8_t repro_retry_cnt = 3;
 
 static inline void __attribute__((noreturn, format(printf, 3, 4)))
 verdict(int status, const char *word, const char *fmt, ...)
@@ -154,8 +158,8 @@ static inline void qp_connect(struct ibv_qp *qp, uint32_t dqpn, const union ibv_
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 0;
-	a.timeout = 14;
-	a.retry_cnt = 3;
+	a.timeout = repro_timeout;
+	a.retry_cnt = repro_retry_cnt;
 	a.rnr_retry = 3;
 	a.max_rd_atomic = 4;
 	CHECK(!ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
