@@ -114,6 +114,26 @@ def check(test, pairing, prefix, server_rc, client_rc):
     return ''
 
 
+def kernel_deltas(prefix):
+    before, after = counters_file(prefix + '.kernel-before'), counters_file(prefix + '.kernel-after')
+    return {key: after[key] - before.get(key, 0) for key in after}
+
+
+def rxe_retried_forever(test, pairing, prefix, server_rc, client_rc):
+    """Whether rxe0, serving, waited out the pairing after the client had finished: rxe treats a
+    retry count of 7 (what ibv_rc_pingpong and perftest set) as infinite (rxe_comp.c counts
+    down only below 7), so when the link loses the ACK of its last message and the client has
+    gone, it resends for ever instead of ending in RETRY_EXC_ERR. Told by the client's full
+    result, the server's timeout, rxe0's completer retries and no retry_exceeded_err."""
+    if pairing != 'soft-client-rxe-server' or server_rc != '124' or client_rc != '0':
+        return False
+    client = lines(prefix + '-client.log')
+    if test == 'rc_pingpong' and not any('usec/iter' in line for line in client) or goodput(test, prefix) is None:
+        return False
+    deltas = kernel_deltas(prefix)
+    return deltas.get('rxe0.completer_retry_err', 0) > 0 and deltas.get('rxe0.retry_exceeded_err', 0) == 0
+
+
 def judge(directory, verdict_path, results_path):
     runs = [l.split('\t') for l in lines(os.path.join(directory, 'runs.tsv')) if l.strip()]
     verdict, results, failures = [], [], 0
@@ -122,6 +142,11 @@ def judge(directory, verdict_path, results_path):
         problem = check(test, pairing, prefix, server_rc, client_rc)
         gbps = goodput(test, prefix)
         soft, kernel = soft_counters(prefix), kernel_delta(prefix)
+        if problem and rxe_retried_forever(test, pairing, prefix, server_rc, client_rc):
+            verdict.append('note  %s %s %s: the client finished, rxe0 resent its last message for ever (its retry '
+                           'count of 7 never runs out, a kernel finding) after the link lost its ACK: %s'
+                           % (cond, test, pairing, problem))
+            problem = ''
         outcome = 'fail' if problem else 'pass'
         failures += bool(problem)
         figures[(cond, test, pairing)] = gbps if not problem else None
