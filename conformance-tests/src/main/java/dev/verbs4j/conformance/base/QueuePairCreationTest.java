@@ -43,10 +43,11 @@ class QueuePairCreationTest {
     private static QueuePair create(Testbed bed, QpType type) {
         ProtectionDomain pd = bed.pd(bed.local());
         CompletionQueue cq = bed.cq(bed.local(), 100);
-        QpInitAttributes attributes = new QpInitAttributes(type, cq).capacity(SEND_WR, RECV_WR, SGE, SGE, 0);
-        // RC is every device's; a UC or UD queue pair the device refuses is a capability it lacks (siw has neither).
-        return bed.track(type == QpType.RC ? pd.createQp(attributes)
-                : Require.supportedAtCreation("a " + type + " queue pair on " + bed.local(), () -> pd.createQp(attributes)));
+        if (type != QpType.RC) {
+            // UC and UD are the InfiniBand transport's (RoCE included); iWARP has RC only.
+            Require.infinibandTransport(bed, type + " queue pairs (iWARP has RC only)");
+        }
+        return bed.track(pd.createQp(new QpInitAttributes(type, cq).capacity(SEND_WR, RECV_WR, SGE, SGE, 0)));
     }
 
     private static void assertFreshInReset(QueuePair qp) {
