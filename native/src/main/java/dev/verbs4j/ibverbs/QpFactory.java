@@ -158,16 +158,21 @@ final class QpFactory {
                                                   int maxMw) {
         java.util.EnumSet<WrOpcode> kept = java.util.EnumSet.noneOf(WrOpcode.class);
         for (WrOpcode op : asked) {
-            boolean lacking = switch (op) {
-                case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> atomics == AtomicCapability.NONE;
-                case BIND_MW -> maxMw == 0;
-                default -> false;
-            };
-            if (!lacking || required.contains(op)) {
+            if (lackedBecause(op, atomics, maxMw) == null || required.contains(op)) {
                 kept.add(op);
             }
         }
         return kept;
+    }
+
+    /** Why the device reports it cannot do {@code op}, or null when nothing it reports says so. */
+    private static String lackedBecause(WrOpcode op, AtomicCapability atomics, int maxMw) {
+        return switch (op) {
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> atomics == AtomicCapability.NONE
+                    ? "the device reports atomic_cap IBV_ATOMIC_NONE" : null;
+            case BIND_MW -> maxMw == 0 ? "the device reports max_mw 0" : null;
+            default -> null;
+        };
     }
 
     /**
@@ -179,13 +184,8 @@ final class QpFactory {
     static void refuseWithoutExtendedApi(Set<WrOpcode> operations, AtomicCapability atomics, int maxMw,
                                          String failedCall) {
         for (WrOpcode op : operations) {
-            String why = switch (op) {
-                case FLUSH, ATOMIC_WRITE -> "its operands pass only through the extended ibv_wr_* API";
-                case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> atomics == AtomicCapability.NONE
-                        ? "the device reports atomic_cap IBV_ATOMIC_NONE" : null;
-                case BIND_MW -> maxMw == 0 ? "the device reports max_mw 0" : null;
-                default -> null;
-            };
+            String why = op == WrOpcode.FLUSH || op == WrOpcode.ATOMIC_WRITE
+                    ? "its operands pass only through the extended ibv_wr_* API" : lackedBecause(op, atomics, maxMw);
             if (why != null) {
                 throw new VerbsException(Errno.EOPNOTSUPP, failedCall + " failed (EOPNOTSUPP), and " + op
                         + " cannot be done without extended queue pairs: " + why);

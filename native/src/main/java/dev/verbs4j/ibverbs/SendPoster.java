@@ -270,12 +270,7 @@ final class SendPoster {
             inlineEntry.addr(inlineStaging.address()).length((int) used).lkey(0);
             request.sg_list(inlineEntry).num_sge(used == 0 ? 0 : 1);
         } else if (usesGatherList(op)) {
-            ScatterGatherList list = wr.sges();
-            for (int i = 0; i < list.count(); i++) {
-                sges.position(i).addr(list.address(i)).length(list.length(i)).lkey(list.lkey(i));
-            }
-            sges.position(0);
-            request.sg_list(sges).num_sge(list.count());
+            request.sg_list(sgeArray(wr.sges())).num_sge(wr.sges().count());
         } else {
             request.sg_list(null).num_sge(0);
         }
@@ -467,11 +462,15 @@ final class SendPoster {
             PostSendVerbs.ibv_wr_set_sge(qp, list.lkey(0), list.address(0), list.length(0));
             return;
         }
-        for (int i = 0; i < count; i++) {
+        PostSendVerbs.ibv_wr_set_sge_list(qp, count, sgeArray(list));
+    }
+
+    /** The entries of {@code list} in the native gather array, which is returned at its first entry. */
+    private ibv_sge sgeArray(ScatterGatherList list) {
+        for (int i = 0; i < list.count(); i++) {
             sges.position(i).addr(list.address(i)).length(list.length(i)).lkey(list.lkey(i));
         }
-        sges.position(0);
-        PostSendVerbs.ibv_wr_set_sge_list(qp, count, sges);
+        return sges.position(0);
     }
 
     /**
