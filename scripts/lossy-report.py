@@ -54,12 +54,16 @@ def counters_file(path):
     return values
 
 
-def kernel_delta(prefix):
+def kernel_deltas(prefix):
+    """Each kernel counter's growth over the pairing, by device.name."""
     before, after = counters_file(prefix + '.kernel-before'), counters_file(prefix + '.kernel-after')
+    return {key: after[key] - before.get(key, 0) for key in after}
+
+
+def kernel_delta(prefix):
     shown = []
-    for key in sorted(after):
+    for key, delta in sorted(kernel_deltas(prefix).items()):
         device, _, name = key.partition('.')
-        delta = after[key] - before.get(key, 0)
         if name in KERNEL_SHOWN and delta:
             shown.append('%s %s %d' % (device, name, delta))
     return ', '.join(shown)
@@ -112,11 +116,6 @@ def check(test, pairing, prefix, server_rc, client_rc):
     if goodput(test, prefix) is None:
         return 'no goodput in the client log'
     return ''
-
-
-def kernel_deltas(prefix):
-    before, after = counters_file(prefix + '.kernel-before'), counters_file(prefix + '.kernel-after')
-    return {key: after[key] - before.get(key, 0) for key in after}
 
 
 def rxe_retried_forever(test, pairing, prefix, server_rc, client_rc):

@@ -40,7 +40,6 @@ kernel/reproducers/run.sh --build || echo "== kernel/reproducers/run.sh --build 
 # built from that kernel's source (kernel/patches/build-module.sh, cached; the first build makes
 # its compiler root, a few minutes). The boot makes siw0 beside rxe0 and runs the ibverbs-siw column.
 siw_args=()
-rm -f target/vm/siw-module.txt
 if siw_module=$(kernel/patches/build-module.sh siw 2> target/vm/siw-module.log); then
     siw_args=(-m "$siw_module")
     echo "== siw: $siw_module"
