@@ -643,12 +643,20 @@ def judge_patched(columns, lists, problems):
         elif was != now:
             problems.append("%s: the series changes %s: %s on the stock module, %s with the series: %s"
                             % (PATCHED_COLUMN, case["id"], was, now, case["detail"]))
+    statuses = {}
     for line in read_lines(os.path.join(PATCHED_RUN, "reproducers.tsv")):
         name, status, said = (line.split("\t", 2) + ["", ""])[:3]
+        statuses[name] = status
         want = "1" if name in unfixed else "0"
         if status != want:
             problems.append("%s: reproducer %s exits %s with the series (%s expected): %s"
                             % (PATCHED_COLUMN, name, status, want, said))
+    # A boot the series took down ends the list early: every reproducer must have its line.
+    for path in sorted(glob.glob(os.path.join(REPRODUCERS, "*.c"))):
+        name = os.path.basename(path)[:-2]
+        if name not in statuses:
+            problems.append("%s: reproducer %s did not run with the series (log: target/vm/patched/guest.log)"
+                            % (PATCHED_COLUMN, name))
     line = "%s: the series fixes %d failing cases, leaves %d as kernel/patches/unfixed.tsv says, %s" % (
         PATCHED_COLUMN, fixed, kept, "changes nothing else" if len(problems) == problems_before
         else "%d problem(s)" % (len(problems) - problems_before))
