@@ -48,6 +48,7 @@ public final class ConformanceMain {
             Map.entry("--peer-agent", ConformanceConfig.PEER_AGENT),
             Map.entry("--agent-jvm-options", ConformanceConfig.AGENT_JVM_OPTIONS),
             Map.entry("--shared-folder", ConformanceConfig.SHARED_FOLDER),
+            Map.entry("--agent-memory", ConformanceConfig.AGENT_MEMORY),
             Map.entry("--label", ConformanceConfig.LABEL),
             Map.entry("--report-dir", ReportFiles.DIR_PROPERTY),
             Map.entry("--timeout-ms", Completions.TIMEOUT_PROPERTY),
@@ -188,6 +189,9 @@ public final class ConformanceMain {
                                         (verbs4j conformance-agent --listen HOST:PORT), or spawn to start one here
                   --agent-jvm-options S JVM options of a spawned agent, e.g. "-Dverbs4j.soft.devices=soft1=127.0.0.2"
                   --shared-folder DIR   tmpfs folder both processes map the cases' memory from (default /dev/shm)
+                  --agent-memory HOW    how the agent's memory is shared: auto (default: the shared folder when the
+                                        agent sees it, else over the control channel), files, or channel (the
+                                        agent may then be on another host)
                   --label TEXT          run label and report file name (default provider-peerProvider)
                   --report-dir DIR      report folder (default target/conformance)
                   --timeout-ms N        how long a case waits for an expected completion (default 5000)

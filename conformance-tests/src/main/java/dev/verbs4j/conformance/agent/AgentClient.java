@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -90,19 +91,34 @@ final class AgentClient implements AutoCloseable {
             return memory.resolve(m);
         }
     });
-    private SharedMemory memory;
+    private volatile SharedMemory memory;
+    private final LocalCalls localCalls = new LocalCalls(this);
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong syncs = new AtomicLong();
+    private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong bytesReceived = new AtomicLong();
 
     private AgentClient(InetSocketAddress address, AgentProcess process) {
         this.address = address;
         this.process = process;
     }
 
-    /** A session with the agent at {@code address} (started as {@code process}, or null), sharing memory through {@code folder}. */
-    static AgentClient connect(InetSocketAddress address, AgentProcess process, Path folder) {
+    /**
+     * A session with the agent at {@code address} (started as {@code process}, or null). The
+     * memory is shared through files in {@code folder} when the agent sees that folder too
+     * (it is on this machine) and {@code choice} allows; otherwise it travels over the channel.
+     */
+    static AgentClient connect(InetSocketAddress address, AgentProcess process, Path folder, MemoryChoice choice) {
         AgentClient client = new AgentClient(address, process);
         try {
-            client.memory = SharedMemory.reserve(client, folder);
             client.openLocalChannel(folder);
+            boolean sameFolder = client.localChannel != null;
+            if (choice == MemoryChoice.FILES && !sameFolder) {
+                throw new IllegalStateException("the agent at " + address + " does not see " + folder
+                        + ": its memory cannot be shared through files (use the channel)");
+            }
+            SharedMemory.Mode mode = sameFolder && choice != MemoryChoice.CHANNEL ? SharedMemory.Mode.FILES : SharedMemory.Mode.CHANNEL;
+            client.memory = SharedMemory.reserve(client, folder, mode);
             return client;
         } catch (RuntimeException e) {
             if (client.memory != null) {
@@ -116,6 +132,47 @@ final class AgentClient implements AutoCloseable {
 
     SharedMemory memory() {
         return memory;
+    }
+
+    /** How a run asks for the agent's memory to be shared. */
+    enum MemoryChoice {
+        /** Files when the agent sees the folder, else the channel. */
+        AUTO,
+        /** Files, or fail. */
+        FILES,
+        /** The channel, even where files would do. */
+        CHANNEL;
+
+        static MemoryChoice of(String name) {
+            return name == null || name.isBlank() ? AUTO : valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /** The local side as the cases must see it: its calls bring the memory level where the channel carries it. */
+    <T> T local(T resource) {
+        return memory.mode() == SharedMemory.Mode.CHANNEL ? localCalls.standIn(resource) : resource;
+    }
+
+    /** Sends what this process wrote into the agent's memory, if it wrote anything since (channel mode). */
+    void sendChanges() {
+        if (memory != null && memory.mode() == SharedMemory.Mode.CHANNEL && memory.changedHere()) {
+            exchangeChanges();
+        }
+    }
+
+    /** Sends what this process wrote and brings back what the agent's memory gained (channel mode). */
+    void exchangeChanges() {
+        if (memory != null && memory.mode() == SharedMemory.Mode.CHANNEL) {
+            syncs.incrementAndGet();
+            request(out -> out.writeByte(Protocol.SYNC), null, null);
+        }
+    }
+
+    /** The session's traffic so far, for the run's log. */
+    String traffic() {
+        return "memory " + (memory == null ? "none" : memory.mode().name().toLowerCase(java.util.Locale.ROOT)) + ", " + calls.get()
+                + " control-channel calls (" + syncs.get() + " only for memory), memory bytes sent " + bytesSent.get()
+                + ", received " + bytesReceived.get();
     }
 
     /** Opens {@code device} of {@code provider} in the agent. */
@@ -163,11 +220,12 @@ final class AgentClient implements AutoCloseable {
         idle.addFirst(local);
     }
 
-    boolean reserve(long base, long size) {
+    boolean reserve(long base, long size, boolean overChannel) {
         return (Boolean) request(out -> {
             out.writeByte(Protocol.RESERVE);
             out.writeLong(base);
             out.writeLong(size);
+            out.writeBoolean(overChannel);
         }, null, null);
     }
 
@@ -190,14 +248,26 @@ final class AgentClient implements AutoCloseable {
      */
     private Object request(Request request, Method method, Object[] args) {
         byte[] message = encode(request);
+        SharedMemory shared = memory;
+        byte[] changes = encode(out -> {
+            if (shared == null) {
+                out.writeInt(0);
+            } else {
+                bytesSent.addAndGet(shared.writeChanges(out).bytes());
+            }
+        });
+        calls.incrementAndGet();
         Connection c = idle.pollFirst();
         if (c == null) {
             c = connect();
         }
         boolean inStep = false;
         try {
+            c.out.write(changes);
             c.out.write(message);
             c.out.flush();
+            MemoryRuns.Moved received = shared == null ? MemoryRuns.read(c.in, whole -> null) : shared.readChanges(c.in);
+            bytesReceived.addAndGet(received.bytes());
             int status = c.in.readByte();
             if (status == Protocol.THROWN) {
                 RuntimeException thrown = Protocol.readThrown(c.in);
@@ -355,6 +425,7 @@ final class AgentClient implements AutoCloseable {
     /** Ends the session: the agent exits, and a started agent process is waited for. */
     @Override
     public void close() {
+        System.out.println("verbs4j conformance agent at " + address + ": " + traffic());
         try {
             request(out -> out.writeByte(Protocol.SHUTDOWN), null, null);
         } catch (RuntimeException e) {

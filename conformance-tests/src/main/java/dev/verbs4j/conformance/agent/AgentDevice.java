@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * A device of a peer agent process, as the fixture sees it: opening it starts a session
  * with the agent (first starting the agent, in {@value #SPAWN} mode) and opens the device
- * there. The run's memory is then the session's shared memory.
+ * there. The run's memory is then the session's shared memory: files both processes map
+ * when the agent is on this machine, else copies kept level over the control channel.
  * It has no libibverbs counterpart: it stands for a {@code struct ibv_device} in another process, reached through the agent's protocol.
  */
 public final class AgentDevice implements PeerProcessDevice {
@@ -24,6 +25,7 @@ public final class AgentDevice implements PeerProcessDevice {
     private final List<String> jvmOptions;
     private final Path folder;
     private final Path log;
+    private final AgentClient.MemoryChoice memoryChoice;
     private AgentClient client;
 
     /**
@@ -33,16 +35,18 @@ public final class AgentDevice implements PeerProcessDevice {
      * @param provider   the provider in the agent
      * @param name       the device in the agent
      * @param jvmOptions options for a spawned agent's JVM, separated by spaces
-     * @param folder     a folder both processes see, on tmpfs
+     * @param folder     a folder both processes see, on tmpfs (when the agent is on this machine)
      * @param log        where a spawned agent's output goes
+     * @param memory     {@code auto} (or null), {@code files} or {@code channel}: how the memory is shared
      */
-    public AgentDevice(String agent, String provider, String name, String jvmOptions, Path folder, Path log) {
+    public AgentDevice(String agent, String provider, String name, String jvmOptions, Path folder, Path log, String memory) {
         this.agent = agent;
         this.provider = provider;
         this.name = name;
         this.jvmOptions = jvmOptions == null || jvmOptions.isBlank() ? List.of() : Arrays.asList(jvmOptions.trim().split("\\s+"));
         this.folder = folder;
         this.log = log;
+        this.memoryChoice = AgentClient.MemoryChoice.of(memory);
     }
 
     /**
@@ -85,7 +89,7 @@ public final class AgentDevice implements PeerProcessDevice {
             throw new IllegalStateException("the agent's device is open already");
         }
         AgentProcess process = agent.equals(SPAWN) ? AgentProcess.start(jvmOptions, log) : null;
-        client = AgentClient.connect(process != null ? process.address() : AgentMain.parseAddress(agent), process, folder);
+        client = AgentClient.connect(process != null ? process.address() : AgentMain.parseAddress(agent), process, folder, memoryChoice);
         try {
             return client.open(provider, name);
         } catch (RuntimeException e) {
@@ -109,6 +113,14 @@ public final class AgentDevice implements PeerProcessDevice {
             throw new IllegalStateException("open the agent's device first");
         }
         return client.memory();
+    }
+
+    @Override
+    public synchronized <T> T local(T resource) {
+        if (client == null) {
+            throw new IllegalStateException("open the agent's device first");
+        }
+        return client.local(resource);
     }
 
     @Override

@@ -167,12 +167,15 @@ final class AgentServer {
              DataInputStream in = new DataInputStream(new BufferedInputStream(input));
              DataOutputStream out = new DataOutputStream(new BufferedOutputStream(output))) {
             while (true) {
-                int type;
                 try {
-                    type = in.readByte();
+                    in.mark(4);
+                    in.readInt();
+                    in.reset();
                 } catch (EOFException e) {
                     return;
                 }
+                mappings.readChanges(in);
+                int type = in.readByte();
                 if (answer(type, in, out)) {
                     out.flush();
                     over.countDown();
@@ -200,8 +203,10 @@ final class AgentServer {
             case Protocol.RESERVE -> {
                 long base = in.readLong();
                 long size = in.readLong();
-                reply(out, () -> mappings.reserve(base, size), null);
+                boolean overChannel = in.readBoolean();
+                reply(out, () -> mappings.reserve(base, size, overChannel), null);
             }
+            case Protocol.SYNC -> reply(out, () -> null, null);
             case Protocol.FORGET -> {
                 String path = in.readUTF();
                 reply(out, () -> {
@@ -218,6 +223,7 @@ final class AgentServer {
                 reply(out, () -> Verbs.provider(provider).createCmEventChannel(), null);
             }
             case Protocol.SHUTDOWN -> {
+                mappings.writeChanges(out);
                 out.writeByte(Protocol.OK);
                 codec.write(out, null, null);
                 return true;
@@ -263,15 +269,20 @@ final class AgentServer {
         Object run() throws Throwable;
     }
 
-    /** Runs {@code call} and answers its result, then the state of every out-parameter in {@code args}. */
+    /**
+     * Runs {@code call} and answers what the memory gained meanwhile, then its result, then
+     * the state of every out-parameter in {@code args}.
+     */
     private void reply(DataOutputStream out, Call call, Object[] args) throws IOException {
         Object result;
         try {
             result = call.run();
         } catch (Throwable t) {
+            mappings.writeChanges(out);
             Protocol.writeThrown(out, t);
             return;
         }
+        mappings.writeChanges(out);
         out.writeByte(Protocol.OK);
         codec.write(out, result, args);
         if (args == null) {

@@ -285,7 +285,7 @@ final class Codec {
      * returns new objects, and a new {@link Method} builds its invoker anew on its first call,
      * which costs more than the rest of a call on the channel.
      */
-    private record RecordShape(Method[] accessors, Type[] types, Constructor<?> canonical) {
+    record RecordShape(Method[] accessors, Type[] types, Constructor<?> canonical) {
         static RecordShape of(Class<?> type) {
             return RECORDS.computeIfAbsent(type, RecordShape::find);
         }
@@ -371,7 +371,7 @@ final class Codec {
                 || value instanceof Record || value instanceof Character || value instanceof java.net.InetSocketAddress;
     }
 
-    private static Field[] fields(Class<?> type) {
+    static Field[] fields(Class<?> type) {
         return FIELDS.computeIfAbsent(type, t -> {
             List<Field> all = new ArrayList<>();
             for (Class<?> c = t; c != null && c != Object.class; c = c.getSuperclass()) {
@@ -388,7 +388,7 @@ final class Codec {
         });
     }
 
-    private static Object get(Field f, Object target) {
+    static Object get(Field f, Object target) {
         try {
             return f.get(target);
         } catch (IllegalAccessException e) {
@@ -396,7 +396,7 @@ final class Codec {
         }
     }
 
-    private static void set(Field f, Object target, Object value) {
+    static void set(Field f, Object target, Object value) {
         try {
             f.set(target, value);
         } catch (IllegalAccessException e) {
@@ -404,7 +404,7 @@ final class Codec {
         }
     }
 
-    private static Object invoke(Method accessor, Object record) {
+    static Object invoke(Method accessor, Object record) {
         try {
             return accessor.invoke(record);
         } catch (ReflectiveOperationException e) {

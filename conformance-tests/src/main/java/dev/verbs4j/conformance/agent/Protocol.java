@@ -10,15 +10,18 @@ import java.lang.reflect.Constructor;
 
 /**
  * The agent's control channel: TCP connections (or Unix domain socket connections, once both
- * processes know they share a folder), each a strict request-response sequence. A request is a one-byte type and its fields; the response is
- * {@link #OK} with the result, or {@link #THROWN} with the exception the call threw.
+ * processes know they share a folder), each a strict request-response sequence. A request is
+ * the memory the test process changed ({@link MemoryRuns}, empty unless the memory travels
+ * over the channel), a one-byte type and its fields; the response is the memory the agent's
+ * side changed, then {@link #OK} with the result, or {@link #THROWN} with the exception the
+ * call threw.
  */
 final class Protocol {
     /** Open a device: provider and device name; answers the context's handle. */
     static final int OPEN = 1;
     /** Call a method on a handle: handle, declaring interface, name, parameter types, arguments. */
     static final int CALL = 2;
-    /** Reserve an address range: base and length; answers whether it could. */
+    /** Reserve an address range: base, length, and whether the memory travels over the channel; answers whether it could. */
     static final int RESERVE = 3;
     /** Unmap a shared file: its path. */
     static final int FORGET = 4;
@@ -32,6 +35,8 @@ final class Protocol {
     static final int LOCAL_CHANNEL = 6;
     /** Opens a connection-manager event channel of the named provider in the agent. */
     static final int CM_CHANNEL = 7;
+    /** Nothing but the memory changes that frame every request and answer (channel mode). */
+    static final int SYNC = 8;
 
     static final int OK = 0;
     static final int THROWN = 1;

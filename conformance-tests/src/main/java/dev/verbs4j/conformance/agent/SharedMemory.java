@@ -3,6 +3,8 @@ package dev.verbs4j.conformance.agent;
 import dev.verbs4j.conformance.fixture.MemorySource;
 import dev.verbs4j.conformance.fixture.Testbed;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -11,19 +13,31 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The test process's side of the memory it shares with an agent: every allocation is a
- * file of its own in a folder both processes see (tmpfs), mapped inside an address range
- * both processes reserved at the same address. So a case reads and writes the remote
- * side's bytes directly, and an address in a work request (a scatter/gather entry, a
- * fast-register page list) means the same bytes in both processes. Persistent memory is a
- * file mapped with {@code FileChannel.map} on each side instead, at addresses of its own.
+ * The test process's side of the memory it shares with an agent. Every allocation lies
+ * inside an address range both processes reserved at the same address, so an address in a
+ * work request (a scatter/gather entry, a fast-register page list) means the same bytes in
+ * both. How the bytes themselves are shared depends on the mode:
+ * <ul>
+ *   <li>{@link Mode#FILES}: each allocation is a file of its own in a folder both processes
+ *   see (tmpfs), mapped by both, so a case reads and writes the remote side's bytes
+ *   directly;</li>
+ *   <li>{@link Mode#CHANNEL}: each process has its own copy, and what changed travels over
+ *   the control channel with every call on the agent, and with every call on the local side
+ *   that can move the remote side's bytes ({@link LocalCalls}): the runs this process wrote
+ *   before the call, the runs the agent's memory gained after it. Nothing needs to be
+ *   shared but the TCP connection, so the agent may run on another host.</li>
+ * </ul>
+ * Persistent memory is a file mapped with {@code FileChannel.map} on each side, at addresses
+ * of its own (in channel mode, a file of each process's own).
  * Closing ends the session with the agent.
  * It has no libibverbs counterpart: it is how two processes of a run see the same bytes, which libibverbs leaves to the application.
  */
@@ -44,17 +58,30 @@ public final class SharedMemory implements MemorySource {
     private final Set<String> namedToAgent = new HashSet<>();
     private long next;
 
+    /** The copies the agent has been told of (channel mode), by path: what this process believes the agent holds. */
+    private final Map<String, MemorySegment> shadows = new LinkedHashMap<>();
+    private final Mode mode;
+
+    /** How the two processes see the same bytes. */
+    public enum Mode {
+        /** Files in a folder both processes see. */
+        FILES,
+        /** Copies kept equal over the control channel. */
+        CHANNEL
+    }
+
     private record Owned(SharedMapping.Kind kind, MemorySegment whole) implements SharedMapping.Held {
     }
 
-    private SharedMemory(AgentClient agent, Path folder, long base) {
+    private SharedMemory(AgentClient agent, Path folder, long base, Mode mode) {
         this.agent = agent;
         this.folder = folder;
         this.base = base;
+        this.mode = mode;
     }
 
     /** Reserves a range at an address the agent can reserve too. */
-    static SharedMemory reserve(AgentClient agent, Path folder) {
+    static SharedMemory reserve(AgentClient agent, Path folder, Mode mode) {
         removeLeftovers(folder);
         for (int attempt = 0; attempt < 16; attempt++) {
             long candidate = FIRST_BASE + attempt * (RESERVATION * 4);
@@ -66,8 +93,8 @@ public final class SharedMemory implements MemorySource {
                 }
                 continue;
             }
-            if (agent.reserve(candidate, RESERVATION)) {
-                return new SharedMemory(agent, folder, candidate);
+            if (agent.reserve(candidate, RESERVATION, mode == Mode.CHANNEL)) {
+                return new SharedMemory(agent, folder, candidate, mode);
             }
             Posix.munmap(candidate, RESERVATION);
         }
@@ -112,14 +139,21 @@ public final class SharedMemory implements MemorySource {
         }
         long at = base + next;
         String path = newFile().toString();
-        int fd = Posix.open(path, true);
-        try {
-            Posix.truncate(fd, size);
-            if (Posix.mmap(at, size, Posix.PROT_READ_WRITE, Posix.MAP_SHARED | Posix.MAP_FIXED, fd, 0) != at) {
-                throw new IllegalStateException("cannot map " + path + " into the shared range");
+        if (mode == Mode.CHANNEL) {
+            // Memory of this process only: the path names it on the channel, no file is made.
+            if (Posix.mmap(at, size, Posix.PROT_READ_WRITE, Posix.MAP_PRIVATE | Posix.MAP_ANONYMOUS | Posix.MAP_FIXED, -1, 0) != at) {
+                throw new IllegalStateException("cannot map memory into the reserved range");
             }
-        } finally {
-            Posix.close(fd);
+        } else {
+            int fd = Posix.open(path, true);
+            try {
+                Posix.truncate(fd, size);
+                if (Posix.mmap(at, size, Posix.PROT_READ_WRITE, Posix.MAP_SHARED | Posix.MAP_FIXED, fd, 0) != at) {
+                    throw new IllegalStateException("cannot map " + path + " into the shared range");
+                }
+            } finally {
+                Posix.close(fd);
+            }
         }
         next += size;
         owned.put(path, new Owned(SharedMapping.Kind.AT_SAME_ADDRESS, Posix.at(at, size)));
@@ -154,6 +188,7 @@ public final class SharedMemory implements MemorySource {
         if (o == null) {
             return;
         }
+        shadows.remove(path);
         try {
             if (namedToAgent.remove(path)) {
                 agent.forget(path);
@@ -179,7 +214,50 @@ public final class SharedMemory implements MemorySource {
                 + Long.toHexString(segment.address()) + " is not shared with the agent: "
                 + "give the remote side memory from Testbed.memory, freshPages or mappedFile"));
         namedToAgent.add(mapping.path());
+        if (mode == Mode.CHANNEL && !shadows.containsKey(mapping.path())) {
+            // The agent's copy starts zeroed, as this one did: what differs is what to send.
+            shadows.put(mapping.path(), Arena.ofAuto().allocate(owned.get(mapping.path()).whole().byteSize(), PAGE));
+        }
         return mapping;
+    }
+
+    /** How the bytes are shared. */
+    Mode mode() {
+        return mode;
+    }
+
+    /** Whether this process wrote bytes the agent has not been sent. */
+    synchronized boolean changedHere() {
+        for (Map.Entry<String, MemorySegment> e : shadows.entrySet()) {
+            if (owned.get(e.getKey()).whole().mismatch(e.getValue()) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes the runs this process changed since the agent last heard (an empty block in file mode). */
+    synchronized MemoryRuns.Moved writeChanges(DataOutputStream out) throws IOException {
+        return MemoryRuns.write(out, mirrored());
+    }
+
+    /** Applies the runs the agent's memory gained. */
+    synchronized MemoryRuns.Moved readChanges(DataInputStream in) throws IOException {
+        return MemoryRuns.read(in, whole -> {
+            Owned o = owned.get(whole.path());
+            MemorySegment shadow = shadows.get(whole.path());
+            return o == null || shadow == null ? null : new MemoryRuns.Mirrored(whole, o.whole(), shadow);
+        });
+    }
+
+    private List<MemoryRuns.Mirrored> mirrored() {
+        List<MemoryRuns.Mirrored> all = new ArrayList<>(shadows.size());
+        for (Map.Entry<String, MemorySegment> e : shadows.entrySet()) {
+            Owned o = owned.get(e.getKey());
+            all.add(new MemoryRuns.Mirrored(new SharedMapping(e.getKey(), o.kind(), o.whole().address(), o.whole().byteSize(), 0,
+                    o.whole().byteSize()), o.whole(), e.getValue()));
+        }
+        return all;
     }
 
     /** This process's view of memory the agent names. */

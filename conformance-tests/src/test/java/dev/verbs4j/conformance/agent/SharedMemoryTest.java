@@ -1,6 +1,7 @@
 package dev.verbs4j.conformance.agent;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.Arena;
@@ -18,11 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * inaccessible again and took the JVM down (a reader thread outliving its case).
  */
 class SharedMemoryTest {
-    @Test
-    void memoryOfAnEndedCaseCannotBeReachedAnyMore(@TempDir Path folder) {
+    @ParameterizedTest
+    @EnumSource(value = AgentClient.MemoryChoice.class, names = {"AUTO", "CHANNEL"})
+    void memoryOfAnEndedCaseCannotBeReachedAnyMore(AgentClient.MemoryChoice choice, @TempDir Path folder) {
         AgentProcess process = AgentProcess.start(List.of(), folder.resolve("agent.log"));
-        AgentClient client = AgentClient.connect(process.address(), process, folder);
+        AgentClient client = AgentClient.connect(process.address(), process, folder, choice);
         SharedMemory memory = client.memory();
+        assertEquals(choice == AgentClient.MemoryChoice.CHANNEL ? SharedMemory.Mode.CHANNEL : SharedMemory.Mode.FILES, memory.mode(),
+                "an agent on this machine shares files unless the channel is asked for");
         try {
             MemorySegment word;
             try (Arena caseArena = Arena.ofShared()) {
