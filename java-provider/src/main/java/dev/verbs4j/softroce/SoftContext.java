@@ -113,8 +113,10 @@ final class SoftContext extends Resource implements DeviceContext {
             return new PortAttributes(netdev.active() ? PortState.ACTIVE : PortState.DOWN, Mtu.MTU_4096, netdev.activeMtu(),
                     GID_TABLE_LENGTH, 0, true, SPEED_SDR, WIDTH_1X, 1L << 31, 1);
         }
-        return new PortAttributes(PortState.ACTIVE, device.config().mtu(), device.config().mtu(), GID_TABLE_LENGTH, 0, true, SPEED_SDR,
-                WIDTH_1X, 1L << 31, 1);
+        // The active MTU fits the interface that holds the address, as rxe's follows its netdev's:
+        // a RoCE packet is never fragmented, so a 1500-byte Ethernet carries 1024-byte payloads.
+        return new PortAttributes(PortState.ACTIVE, device.config().mtu(), SoftCmRoutes.pathMtu(device), GID_TABLE_LENGTH, 0, true,
+                SPEED_SDR, WIDTH_1X, 1L << 31, 1);
     }
 
     @Override
