@@ -5,14 +5,20 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
 /**
- * {@code verbs4j conformance-agent --listen ADDRESS:PORT}: starts the conformance suite's
- * peer agent, which holds the remote side of a run whose two sides are in different
- * processes. The suite is a module of its own (it brings JUnit), so the agent is found on
- * the class path rather than linked: the {@code verbs4j} launcher adds the suite once it
- * has been built.
+ * The conformance suite's two commands, found on the class path rather than linked (the suite
+ * is a module of its own, which brings JUnit; the {@code verbs4j} launcher adds it once it
+ * has been built):
+ * <ul>
+ *   <li>{@code verbs4j conformance-agent --listen ADDRESS:PORT}: the peer agent, which holds
+ *   the remote side of a run whose two sides are in different processes or on different
+ *   hosts;</li>
+ *   <li>{@code verbs4j conformance [options]}: the suite itself ({@code ConformanceMain}), whose
+ *   remote side may be such an agent ({@code --peer-agent ADDRESS:PORT}).</li>
+ * </ul>
  */
 final class ConformanceAgentCommand {
     static final String AGENT_CLASS = "dev.verbs4j.conformance.agent.AgentMain";
+    static final String SUITE_CLASS = "dev.verbs4j.conformance.ConformanceMain";
 
     private ConformanceAgentCommand() {
     }
@@ -22,22 +28,39 @@ final class ConformanceAgentCommand {
             err.println("usage: verbs4j conformance-agent --listen ADDRESS:PORT   (port 0 picks a free one)");
             return 2;
         }
-        Method run;
-        Method parse;
-        try {
-            Class<?> agent = Class.forName(AGENT_CLASS);
-            run = agent.getMethod("run", java.net.InetSocketAddress.class);
-            parse = agent.getMethod("parseAddress", String.class);
-        } catch (ReflectiveOperationException e) {
-            err.println("verbs4j conformance-agent: the conformance suite is not on the class path; build it first"
-                    + " (./test.sh, or mvn -pl conformance-tests -am package)");
+        Method parse = suiteMethod(AGENT_CLASS, "parseAddress", err, String.class);
+        Method run = suiteMethod(AGENT_CLASS, "run", err, java.net.InetSocketAddress.class);
+        if (parse == null || run == null) {
             return 1;
         }
+        return invoke("conformance-agent", err, () -> run.invoke(null, parse.invoke(null, args[1])));
+    }
+
+    /** {@code verbs4j conformance [ConformanceMain's options]}. */
+    static int suite(String[] args, PrintStream out, PrintStream err) {
+        Method run = suiteMethod(SUITE_CLASS, "run", err, String[].class, PrintStream.class);
+        return run == null ? 1 : invoke("conformance", err, () -> run.invoke(null, args, out));
+    }
+
+    private interface Call {
+        Object call() throws InvocationTargetException, IllegalAccessException;
+    }
+
+    private static Method suiteMethod(String type, String name, PrintStream err, Class<?>... parameters) {
         try {
-            return (Integer) run.invoke(null, parse.invoke(null, args[1]));
+            return Class.forName(type).getMethod(name, parameters);
+        } catch (ReflectiveOperationException e) {
+            err.println("verbs4j: the conformance suite is not on the class path; build it first"
+                    + " (./test.sh, or mvn -pl conformance-tests -am package)");
+            return null;
+        }
+    }
+
+    private static int invoke(String command, PrintStream err, Call call) {
+        try {
+            return (Integer) call.call();
         } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            err.println("verbs4j conformance-agent: " + cause.getMessage());
+            err.println("verbs4j " + command + ": " + e.getCause().getMessage());
             return 1;
         } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);

@@ -12,6 +12,7 @@ import java.util.Arrays;
  * <li>{@code pingpong}: RC SEND/RECV round trips plus an RDMA WRITE and READ between two processes, like {@code ibv_rc_pingpong}</li>
  * <li>{@code perf}: perftest's measurements, in one process or as {@code --server} and client</li>
  * <li>{@code perf-report}: an HTML page with charts of what {@code perf --json} wrote</li>
+ * <li>{@code conformance}: the conformance suite, once built</li>
  * <li>{@code conformance-agent}: the remote side of a conformance run whose sides are in two processes</li>
  * <li>{@code rping}, {@code rdma-server}, {@code rdma-client}: librdmacm's example programs on the wire, through the connection manager</li>
  * <li>{@code batch}: the commands read from standard input, one after another in one JVM</li>
@@ -37,6 +38,7 @@ public final class Verbs4jCli {
                 case "perf" -> dev.verbs4j.tools.perf.PerfCommand.run(rest, out, err);
                 case "perf-report" -> dev.verbs4j.tools.perf.PerfReport.run(rest, out);
                 case "conformance-agent" -> ConformanceAgentCommand.run(rest, out, err);
+                case "conformance" -> ConformanceAgentCommand.suite(rest, out, err);
                 case "rping" -> dev.verbs4j.tools.compat.rping.RpingCommand.run(rest, out, err);
                 case "rdma-server" -> dev.verbs4j.tools.compat.cmexample.CmExampleCommand.run(true, rest, out, err);
                 case "rdma-client" -> dev.verbs4j.tools.compat.cmexample.CmExampleCommand.run(false, rest, out, err);
@@ -100,9 +102,13 @@ public final class Verbs4jCli {
         out.println("                 rdma-core's rping through the connection manager: meets the C rping either way round");
         out.println("  rdma-server [-s ADDR] [-p PORT] | rdma-client [-s ADDR] [-p PORT]   [--provider NAME] [--device NAME] [--address IP]");
         out.println("                 librdmacm's rdma_server and rdma_client: one 16-byte SEND each way (port 7471)");
+        out.println("  conformance [--provider NAME] [--device NAME] [--peer-provider NAME] [--peer-device NAME]");
+        out.println("              [--peer-agent ADDRESS:PORT] [--connect cm] [--select FAMILY]... (--help for all)");
+        out.println("                 the conformance suite (needs the suite built); its remote side in this process, or in");
+        out.println("                 an agent on another process or host");
         out.println("  conformance-agent --listen ADDRESS:PORT");
         out.println("                 the remote side of a conformance run in two processes, namespaces or hosts: the test");
-        out.println("                 process runs ConformanceMain ... --peer-agent ADDRESS:PORT (needs the suite built)");
+        out.println("                 process runs verbs4j conformance ... --peer-agent ADDRESS:PORT (needs the suite built)");
         out.println("  batch [--timeout-s SECONDS]");
         out.println("                 runs the commands on standard input one after another in this JVM, one per line:");
         out.println("                 OUTPUT-FILE<TAB>ARG<TAB>ARG...; each one's status goes to OUTPUT-FILE.rc and as 'exit N' to");
