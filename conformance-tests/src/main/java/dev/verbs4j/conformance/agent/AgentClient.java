@@ -425,11 +425,18 @@ final class AgentClient implements AutoCloseable {
     /** Ends the session: the agent exits, and a started agent process is waited for. */
     @Override
     public void close() {
-        System.out.println("verbs4j conformance agent at " + address + ": " + traffic());
-        try {
-            request(out -> out.writeByte(Protocol.SHUTDOWN), null, null);
-        } catch (RuntimeException e) {
-            // Already gone: nothing to end.
+        boolean reached;
+        synchronized (connections) {
+            reached = !connections.isEmpty();
+        }
+        if (reached) {
+            // An agent never reached has no session to end (and a new connection would wait for it again).
+            System.out.println("verbs4j conformance agent at " + address + ": " + traffic());
+            try {
+                request(out -> out.writeByte(Protocol.SHUTDOWN), null, null);
+            } catch (RuntimeException e) {
+                // Already gone: nothing to end.
+            }
         }
         synchronized (connections) {
             for (Connection c : connections) {
