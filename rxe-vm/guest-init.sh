@@ -112,6 +112,21 @@ case "$NET" in
         ip netns exec peer ip addr add 10.9.0.2/24 dev veth1 &&
         ip netns exec peer ip link set veth1 up || give_up "veth setup failed"
         rxe_netdev=veth0 ;;
+    link-a|link-b)
+        # One end of a link to another guest (pair.sh): eth0 is 10.9.1.1 on A and
+        # 10.9.1.2 on B, with rxe0 on it. Namespace "peer" has a macvlan on the
+        # same eth0, 10.9.1.11 or 10.9.1.12, free for a user-space RoCE engine on
+        # UDP 4791 (the kernel's rxe holds that port in the root namespace).
+        case $NET in link-a) host=1 ;; *) host=2 ;; esac
+        ip addr add "10.9.1.$host/24" dev eth0 &&
+        ip link set eth0 up &&
+        ip netns add peer &&
+        ip link add mv0 link eth0 type macvlan mode bridge &&
+        ip link set mv0 netns peer &&
+        ip netns exec peer ip link set lo up &&
+        ip netns exec peer ip addr add "10.9.1.1$host/24" dev mv0 &&
+        ip netns exec peer ip link set mv0 up || give_up "link setup failed"
+        rxe_netdev=eth0 ;;
     *)
         give_up "unknown network mode $NET" ;;
 esac

@@ -2,7 +2,7 @@
 # Runs one command in a qemu micro-VM whose kernel has the Soft-RoCE driver
 # (rdma_rxe) set up as rxe0, and exits with the command's status.
 #
-#   run.sh [-k KERNEL] [-t TIMEOUT_S] [-n dummy|eth0|lo|veth] [-w DIR]... [-e VAR=VAL]... [-d IMAGE] [-p PIDFILE] [-m MODULE.ko]... [-v] -- COMMAND...
+#   run.sh [-k KERNEL] [-t TIMEOUT_S] [-n dummy|eth0|lo|veth|link-a|link-b] [-w DIR]... [-e VAR=VAL]... [-d IMAGE] [-p PIDFILE] [-m MODULE.ko]... [-v] -- COMMAND...
 #
 # KERNEL selects a kernel fetch.sh cached (fetch.sh --kernels): a release or
 # a version prefix such as 6.1 or 6.12; the newest that answers boots. The
@@ -12,7 +12,9 @@
 # -w DIR are shared read-write at the same paths. COMMAND runs as root in the
 # current directory with a clean environment, its stdout and stderr streamed
 # to ours. Exit status: COMMAND's, or 124 on timeout or when the guest gave
-# no status. See README.md for the network modes.
+# no status. See README.md for the network modes; link-a and link-b are the two
+# ends of one virtual Ethernet link (qemu's UDP datagram netdev on the host's
+# loopback, ports RXEVM_LINK_PORT and the next), which pair.sh boots together.
 # -d IMAGE attaches a raw disk image as the guest's /dev/vda (virtio-blk; the
 # guest's writes reach the image file when the guest writes them back, so a
 # SIGKILL of qemu loses what the guest kept in its page cache, as a power loss
@@ -42,7 +44,7 @@ while getopts ':k:t:n:w:e:d:p:m:vh' opt; do
     case $opt in
         k) RXEVM_KERNEL=$OPTARG ;;
         t) [[ $OPTARG =~ ^[0-9]+$ ]] || usage; TIMEOUT=$OPTARG ;;
-        n) case $OPTARG in dummy|eth0|lo|veth) NET=$OPTARG ;; *) usage ;; esac ;;
+        n) case $OPTARG in dummy|eth0|lo|veth|link-a|link-b) NET=$OPTARG ;; *) usage ;; esac ;;
         w) [ -d "$OPTARG" ] || rxevm_die "-w $OPTARG: not a directory"
            SHARES+=("$(realpath "$OPTARG")") ;;
         e) [[ $OPTARG == [A-Za-z_]*=* ]] || usage; EXTRA_ENV+=("$OPTARG") ;;
@@ -75,6 +77,19 @@ accel_options() {
         # JIT-compiled Java code this way; qemu 10 does not.
         echo "-accel tcg,thread=${RXEVM_TCG_THREAD:-multi} -cpu max"
     fi
+}
+
+# link-a and link-b: each end sends its frames as UDP datagrams to the other's
+# port on the host's loopback. The MAC addresses differ in their last byte.
+link_options() {
+    local port=${RXEVM_LINK_PORT:-47100} here there mac
+    case $NET in
+        link-a) here=$port there=$((port + 1)) mac=52:54:00:09:01:0a ;;
+        link-b) here=$((port + 1)) there=$port mac=52:54:00:09:01:0b ;;
+        *) return 0 ;;
+    esac
+    echo "-netdev dgram,id=net0,local.type=inet,local.host=127.0.0.1,local.port=$here,remote.type=inet,remote.host=127.0.0.1,remote.port=$there"
+    echo "-device virtio-net-pci,netdev=net0,mac=$mac,romfile="
 }
 
 # The work tree to share read-write: the git top level of the current
@@ -145,10 +160,13 @@ main() {
     # One VM at a time: each wants both cores. The lock also keeps two runs
     # from building the same initramfs at once.
     mkdir -p "$RXEVM_CACHE/runs"
-    exec 9>"$RXEVM_CACHE/vm.lock"
-    if ! flock -n 9; then
-        rxevm_say "waiting for another rxe-vm run to finish"
-        flock 9
+    # pair.sh holds the lock for both of its guests.
+    if [ "${RXEVM_LOCK_HELD:-0}" != 1 ]; then
+        exec 9>"$RXEVM_CACHE/vm.lock"
+        if ! flock -n 9; then
+            rxevm_say "waiting for another rxe-vm run to finish"
+            flock 9
+        fi
     fi
     boot=$("$RXEVM_HOME/initramfs.sh")
     vmlinux=$(sed -n 1p <<<"$boot")
@@ -212,6 +230,7 @@ main() {
         -virtfs "local,path=$RUN_DIR,mount_tag=rxevm,security_model=none" \
         "${QEMU_SHARES[@]}" "${disk[@]}" \
         $( [ "$NET" != eth0 ] || echo "-netdev user,id=net0,restrict=on -device virtio-net-pci,netdev=net0,romfile=" ) \
+        $(link_options) \
         </dev/null >"$RUN_DIR/qemu.log" 2>&1 9>&- &
     VM_PID=$!
 
