@@ -50,6 +50,16 @@ TWO_CONTAINER_COLUMNS = (
 )
 # The columns whose RC pairs connect through the connection manager (--connect cm).
 CM_COLUMNS = ("cm-ibverbs-rxe", "cm-soft-to-rxe", "cm-rxe-to-soft")
+# The suite across two guests joined by one virtual Ethernet link (rxe-vm/pair.sh runs
+# scripts/vm-guest-pair.sh in both), each column judged case for case against its one-host
+# column between the same providers: (column, one-host column).
+PAIR_COLUMNS = (
+    ("pair-soft-to-rxe", "soft-to-rxe"), ("pair-rxe-to-soft", "rxe-to-soft"),
+    ("pair-rxe-to-rxe", "ibverbs-rxe"), ("pair-soft-to-soft", "soft-soft-processes"),
+    ("cm-pair-soft-to-rxe", "cm-soft-to-rxe"), ("cm-pair-rxe-to-soft", "cm-rxe-to-soft"),
+    ("cm-pair-rxe-to-rxe", "cm-ibverbs-rxe"), ("cm-pair-soft-to-soft", "cm-soft-soft-processes"),
+)
+PAIR_RUN = os.path.join(VM, "pair")
 # The cross columns addressed by IPv6 GIDs: global (fd00:9::/64) and link-local.
 IPV6_COLUMNS = ("soft-to-rxe-ipv6", "rxe-to-soft-ipv6", "soft-to-rxe-ipv6ll", "rxe-to-soft-ipv6ll")
 # The suite's package: a report's "excluded" names a family (access) or a class (errors.RemoteAccessTest) under it.
@@ -478,30 +488,30 @@ def in_families(case, families):
     return families is None or any(case["class"].startswith("%s.%s." % (SUITE_PACKAGE, f)) for f in families)
 
 
-def compare_columns(bare, container, lists, problems, families=None):
+def compare_columns(bare, other, lists, problems, families=None, kind="container"):
     """Adds a problem for each case whose outcome differs between the two columns, unless a findings list names it;
-    the cases the container column left out on purpose (its "excluded", or outside the families it ran) are only
-    counted."""
+    the cases the other column left out on purpose (its "excluded", or outside the families it ran) are only
+    counted. kind names the other column in the messages (a container column, a two-host column)."""
     if bare is None:
         return
-    outcomes = {c["id"]: c["outcome"] for c in bare["cases"] if in_families(c, families) and not left_out(container, c)}
-    in_container = {c["id"]: c["outcome"] for c in container["cases"]}
+    outcomes = {c["id"]: c["outcome"] for c in bare["cases"] if in_families(c, families) and not left_out(other, c)}
+    in_other = {c["id"]: c["outcome"] for c in other["cases"]}
     if len(outcomes) < len(bare["cases"]):
-        what = container["excluded"] + (["all but " + ", ".join(families)] if families else [])
-        print("container column %s left out %s: %d cases of %s not compared"
-              % (container["label"], ", ".join(what), len(bare["cases"]) - len(outcomes), bare["label"]))
-    differ = sorted(case for case in set(outcomes) | set(in_container) if outcomes.get(case) != in_container.get(case))
+        what = other["excluded"] + (["all but " + ", ".join(families)] if families else [])
+        print("%s column %s left out %s: %d cases of %s not compared"
+              % (kind, other["label"], ", ".join(what), len(bare["cases"]) - len(outcomes), bare["label"]))
+    differ = sorted(case for case in set(outcomes) | set(in_other) if outcomes.get(case) != in_other.get(case))
     for case in differ:
         line = "%s: %s in %s, %s in %s" % (case, outcomes.get(case, "absent"), bare["label"],
-                                         in_container.get(case, "absent"), container["label"])
-        reason = finding(lists, container, case)
+                                         in_other.get(case, "absent"), other["label"])
+        reason = finding(lists, other, case)
         if reason:
-            print("  container column differs, listed finding: %s (%s)" % (line, reason))
+            print("  %s column differs, listed finding: %s (%s)" % (kind, line, reason))
         else:
-            problems.append("the container column differs from %s: %s" % (bare["label"], line))
-    print("container column %s against %s: %d cases, %d with the same outcome, %d differ"
-          % (container["label"], bare["label"], len(set(outcomes) | set(in_container)),
-             len(set(outcomes) | set(in_container)) - len(differ), len(differ)))
+            problems.append("the %s column differs from %s: %s" % (kind, bare["label"], line))
+    print("%s column %s against %s: %d cases, %d with the same outcome, %d differ"
+          % (kind, other["label"], bare["label"], len(set(outcomes) | set(in_other)),
+             len(set(outcomes) | set(in_other)) - len(differ), len(differ)))
 
 
 def judge_two_containers(by_label, lists, problems):
@@ -530,6 +540,51 @@ def judge_two_containers(by_label, lists, problems):
             problems.append("no %s.json conformance report (log: %s)" % (label, log))
             continue
         compare_columns(by_label.get(bare_label), column, lists, problems, families)
+    return lines
+
+
+def all_reports():
+    """Every conformance report of the run by label, the host's columns included."""
+    reports = {}
+    for name in sorted(os.listdir(REPORTS)) if os.path.isdir(REPORTS) else []:
+        if name.endswith(".json"):
+            try:
+                with open(os.path.join(REPORTS, name)) as f:
+                    report = json.load(f)
+            except ValueError:
+                continue
+            if isinstance(report, dict) and report.get("format") == "verbs4j-conformance-report/1":
+                reports[report["label"]] = report
+    return reports
+
+
+def judge_pairs(lists, problems):
+    """The two-host columns that ran (scripts/vm-pair.sh's selection), each against its one-host column; returns
+    their summary lines. A selected column without a report fails."""
+    ran = read_lines(os.path.join(PAIR_RUN, "columns.txt"))
+    if not ran:
+        problems.append("no two-host column ran (target/vm/pair/columns.txt is empty or missing)")
+        return []
+    families = tuple(read_lines(os.path.join(PAIR_RUN, "families.txt"))) or None
+    reports = all_reports()
+    lines = []
+    for label, one_host in PAIR_COLUMNS:
+        if label not in ran:
+            continue
+        column = reports.get(label)
+        if column is None:
+            problems.append("no %s.json conformance report (logs in target/vm/pair/)" % label)
+            lines.append("%s: missing" % label)
+            continue
+        if one_host not in reports:
+            problems.append("%s: its one-host column %s has no report to compare with" % (label, one_host))
+        before = len(problems)
+        compare_columns(reports.get(one_host), column, lists, problems, families, kind="two-host")
+        counts = {}
+        for case in column["cases"]:
+            counts[case["outcome"]] = counts.get(case["outcome"], 0) + 1
+        lines.append("%s: %d passed, %d failed, %d skipped, %d differ from %s" % (
+            label, counts.get("pass", 0), counts.get("fail", 0), counts.get("skip", 0), len(problems) - before, one_host))
     return lines
 
 
@@ -825,6 +880,13 @@ def judge_lossy(column_lines, problems):
 
 
 def main():
+    if sys.argv[1:] == ["--pairs"]:
+        # scripts/vm-pair.sh: the two-host columns only, against the one-host columns of the last test run.
+        problems = []
+        judge_pairs(finding_lists(), problems)
+        for p in problems:
+            print("FAILED: " + p)
+        sys.exit(1 if problems else 0)
     kernel_columns_only = sys.argv[1:] == ["--kernel-columns"]
     problems = []
     if not kernel_columns_only:
@@ -858,6 +920,7 @@ def main():
     if not kernel_columns_only:
         column_lines.extend(judge_container(columns, lists, problems))
         column_lines.append(judge_patched(columns, lists, problems))
+        column_lines.extend(judge_pairs(lists, problems))
     if kernel_columns_only:
         for p in problems:
             print("FAILED: " + p)

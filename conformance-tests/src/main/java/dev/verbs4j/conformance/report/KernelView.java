@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * device reported, the cases whose outcome differs between kernels, and each listed finding with
  * the kernels it appears on (first and last). Written beside the matrix as
  * {@code conformance-kernels.md} and {@code .html}. A column is a run of the suite as it is:
- * not connected through the CM ({@code cm-}), not in a container, not on a patched module.
+ * not connected through the CM ({@code cm-}), not in a container, not on a patched module, not
+ * across two hosts ({@code pair-}).
  * Where two runs share a kernel and device kind, the one whose label sorts first is shown.
  * It has no libibverbs counterpart: it is part of the suite's report.
  */
@@ -38,7 +39,8 @@ public final class KernelView {
         Map<String, RunReport> byKernel = new LinkedHashMap<>();
         runs.stream()
                 .filter(r -> r.provider().equals(KERNEL_PROVIDER) && r.peerProvider().equals(KERNEL_PROVIDER) && !r.kernel().isEmpty())
-                .filter(r -> !r.label().startsWith("cm-") && !r.label().endsWith("-container") && !r.label().endsWith("-patched"))
+                .filter(r -> !r.label().startsWith("cm-") && !r.label().startsWith("pair-") && !r.label().endsWith("-container")
+                        && !r.label().endsWith("-patched"))
                 .sorted(Comparator.comparing(RunReport::label))
                 .forEach(r -> byKernel.putIfAbsent(column(r), r));
         this.runs = byKernel.values().stream().sorted(KernelView::byRelease).toList();

@@ -75,13 +75,15 @@ class KernelViewTest {
                 List.of(result("base/B#same", Outcome.PASS)));
         RunReport cm = kernelRun("cm-ibverbs-rxe", "7.3.4+deb13-amd64", List.of(), result("base/B#same", Outcome.FAIL));
         RunReport patched = kernelRun("ibverbs-rxe-patched", "7.3.4+deb13-amd64", List.of(), result("base/B#same", Outcome.FAIL));
-        KernelView both = new KernelView(List.of(siw, cm, patched, NEWEST, OLD), FINDINGS);
+        // Across two hosts, on a kernel no other run has: it would be a column of its own.
+        RunReport pair = kernelRun("pair-rxe-to-rxe", "6.12.117+deb13-amd64", List.of(), result("base/B#same", Outcome.PASS));
+        KernelView both = new KernelView(List.of(siw, cm, patched, pair, NEWEST, OLD), FINDINGS);
 
         List<String> columns = both.runsTable().rows().stream().map(row -> row.getFirst().text()).toList();
         List<String> labels = both.runsTable().rows().stream().map(row -> row.get(1).text()).toList();
         assertEquals(List.of("6.1.0-50-amd64", "7.3.4+deb13-amd64", "7.3.4+deb13-amd64 siw"), columns);
         assertEquals(List.of("ibverbs-rxe-6.1.0-50", "ibverbs-rxe", "ibverbs-siw"), labels,
-                "the CM's and the patched module's runs of a kernel are not its column");
+                "the CM's, the patched module's and the two hosts' runs of a kernel are not its column");
     }
 
     @Test
