@@ -27,7 +27,8 @@ import java.util.function.Function;
 final class MemoryRuns {
     /** Most words sent as one run: keeps a run's bytes on the channel near 64 KiB. */
     private static final int MAX_WORDS = 8192;
-    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
+    /** Little-endian, so that byte i of a word is the byte at offset i, whatever the platform. */
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private MemoryRuns() {
     }
@@ -55,7 +56,7 @@ final class MemoryRuns {
         for (Mirrored m : mappings) {
             long size = m.live.byteSize() & ~7L;
             long at = nextDifferentWord(m, 0, size);
-            if (at < 0) {
+            if (at < 0 && tailMask(m, size) == 0) {
                 continue;
             }
             ByteArrayOutputStream mine = new ByteArrayOutputStream();
@@ -89,6 +90,18 @@ final class MemoryRuns {
                 }
                 at = nextDifferentWord(m, at, size);
             }
+            long tail = tailMask(m, size);
+            if (tail != 0) {
+                // The last bytes of a mapping whose length is no multiple of 8 (a file): one word, byte by byte.
+                long value = tailValue(m.live, size);
+                runsOut.writeLong(size);
+                runsOut.writeInt(1);
+                runsOut.writeByte(byteMask(tail));
+                runsOut.writeLong(value);
+                writeTail(m.shadow, size, value, tail);
+                bytes += Long.bitCount(tail) / 8;
+                n++;
+            }
             if (n == 0) {
                 continue;
             }
@@ -121,7 +134,7 @@ final class MemoryRuns {
                 if (words < 0 || words > MAX_WORDS || (offset & 7) != 0) {
                     throw new IOException("a run of " + words + " words at " + offset + " on the control channel");
                 }
-                if (m != null && (offset < 0 || offset + 8L * words > m.live.byteSize())) {
+                if (m != null && (offset < 0 || offset + 8L * words > (m.live.byteSize() + 7 & ~7L))) {
                     throw new IOException("a run at " + offset + "+" + 8L * words + " outside " + whole.path());
                 }
                 for (int w = 0; w < words; w++) {
@@ -130,14 +143,44 @@ final class MemoryRuns {
                     bytes += Long.bitCount(bits) / 8;
                     if (m != null) {
                         long at = offset + 8L * w;
-                        m.live.set(WORD, at, m.live.get(WORD, at) & ~bits | value & bits);
-                        m.shadow.set(WORD, at, m.shadow.get(WORD, at) & ~bits | value & bits);
+                        if (at + 8 <= m.live.byteSize()) {
+                            m.live.set(WORD, at, m.live.get(WORD, at) & ~bits | value & bits);
+                            m.shadow.set(WORD, at, m.shadow.get(WORD, at) & ~bits | value & bits);
+                        } else {
+                            writeTail(m.live, at, value, bits);
+                            writeTail(m.shadow, at, value, bits);
+                        }
                     }
                 }
             }
             runs += mine;
         }
         return new Moved(count, runs, bytes);
+    }
+
+    /** The bits of the bytes past the last whole word that differ from their shadow (none when the length is a multiple of 8). */
+    private static long tailMask(Mirrored m, long from) {
+        long changed = tailValue(m.live, from) ^ tailValue(m.shadow, from);
+        return wordMask(byteMask(changed));
+    }
+
+    /** The bytes from {@code from} to the end (fewer than 8) as the low bytes of a word. */
+    private static long tailValue(MemorySegment segment, long from) {
+        long value = 0;
+        for (long i = from; i < segment.byteSize(); i++) {
+            value |= (segment.get(ValueLayout.JAVA_BYTE, i) & 0xffL) << (8 * (i - from));
+        }
+        return value;
+    }
+
+    /** Stores the bytes {@code bits} selects of {@code value} from {@code from}, as far as the segment goes. */
+    private static void writeTail(MemorySegment segment, long from, long value, long bits) {
+        for (long i = from; i < segment.byteSize() && i < from + 8; i++) {
+            int shift = (int) (8 * (i - from));
+            if ((bits >>> shift & 0xff) != 0) {
+                segment.set(ValueLayout.JAVA_BYTE, i, (byte) (value >>> shift));
+            }
+        }
     }
 
     /** Bit i set when byte i of the word changed (byte 0 the least significant). */

@@ -87,6 +87,27 @@ class MemoryRunsTest {
     }
 
     @Test
+    void theLastBytesOfALengthThatIsNoMultipleOfEightCrossToo() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            int size = 5003;
+            SharedMapping whole = new SharedMapping("f", SharedMapping.Kind.MAPPED_FILE, 0, size, 0, size);
+            MemoryRuns.Mirrored here = new MemoryRuns.Mirrored(whole, arena.allocate(size, 8), arena.allocate(size, 8));
+            MemoryRuns.Mirrored there = new MemoryRuns.Mirrored(whole, arena.allocate(size, 8), arena.allocate(size, 8));
+            here.live().set(ValueLayout.JAVA_BYTE, 5001, (byte) 0x42);
+            here.live().set(ValueLayout.JAVA_BYTE, 4999, (byte) 0x24);
+            there.live().set(ValueLayout.JAVA_BYTE, 5002, (byte) 0x77);
+
+            MemoryRuns.Moved moved = MemoryRuns.read(new DataInputStream(new ByteArrayInputStream(block(here))), w -> there);
+
+            assertEquals(2, moved.bytes());
+            assertEquals(0x42, there.live().get(ValueLayout.JAVA_BYTE, 5001), "a byte of the tail");
+            assertEquals(0x24, there.live().get(ValueLayout.JAVA_BYTE, 4999), "a byte of the last whole word");
+            assertEquals(0x77, there.live().get(ValueLayout.JAVA_BYTE, 5002), "the receiver's own tail byte survives");
+            assertEquals(4, block(here).length, "nothing changed since: an empty block");
+        }
+    }
+
+    @Test
     void aRunOutsideTheMappingIsRefused() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
