@@ -148,19 +148,8 @@ def finding(lists, run, case_id):
 
 def vm_columns():
     """The conformance reports with the kernel on a side, ibverbs-rxe first; the interop reports are judged apart."""
-    if not os.path.isdir(REPORTS):
-        return []
-    columns = []
-    for name in sorted(os.listdir(REPORTS)):
-        if not name.endswith(".json") or name.startswith("interop-") or name.startswith("pyverbs-"):
-            continue
-        with open(os.path.join(REPORTS, name)) as f:
-            try:
-                report = json.load(f)
-            except ValueError:
-                continue
-        if isinstance(report, dict) and report.get("format") == "verbs4j-conformance-report/1" and "ibverbs" in (report["provider"], report["peerProvider"]):
-            columns.append(report)
+    columns = [r for r in all_reports().values()
+               if not r["label"].startswith(("interop-", "pyverbs-")) and "ibverbs" in (r["provider"], r["peerProvider"])]
     return sorted(columns, key=lambda r: (r["label"] != KERNEL_COLUMN, r["label"]))
 
 

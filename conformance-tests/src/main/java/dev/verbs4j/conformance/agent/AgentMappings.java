@@ -169,8 +169,7 @@ final class AgentMappings {
         for (Map.Entry<String, Mapped> e : mapped.entrySet()) {
             Mapped m = e.getValue();
             if (m.shadow() != null) {
-                all.add(new MemoryRuns.Mirrored(new SharedMapping(e.getKey(), m.kind(), m.whole().address(), m.whole().byteSize(), 0,
-                        m.whole().byteSize()), m.whole(), m.shadow()));
+                all.add(new MemoryRuns.Mirrored(SharedMapping.whole(e.getKey(), m), m.whole(), m.shadow()));
             }
         }
         return MemoryRuns.write(out, all);

@@ -168,13 +168,10 @@ final class AgentServer {
              DataOutputStream out = new DataOutputStream(new BufferedOutputStream(output))) {
             while (true) {
                 try {
-                    in.mark(4);
-                    in.readInt();
-                    in.reset();
+                    mappings.readChanges(in);
                 } catch (EOFException e) {
                     return;
                 }
-                mappings.readChanges(in);
                 int type = in.readByte();
                 if (answer(type, in, out)) {
                     out.flush();

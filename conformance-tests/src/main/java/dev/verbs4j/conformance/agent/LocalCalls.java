@@ -96,7 +96,7 @@ final class LocalCalls {
             }
             Object[] args = arguments == null ? new Object[0] : arguments;
             for (int i = 0; i < args.length; i++) {
-                args[i] = transform(args[i], false, new IdentityHashMap<>());
+                args[i] = transform(args[i], false, null);
             }
             String name = method.getName();
             if (name.startsWith("post")) {
@@ -114,7 +114,7 @@ final class LocalCalls {
             if (name.equals("close")) {
                 forget(real);
             }
-            return transform(result, true, new IdentityHashMap<>());
+            return transform(result, true, null);
         }
     }
 
@@ -131,9 +131,11 @@ final class LocalCalls {
     /**
      * {@code value} with every resource in it replaced: by its stand-in ({@code wrap}) or by
      * the real resource. Arrays and the API's mutable value classes change in place, lists,
-     * optionals and records are rebuilt when something in them changed.
+     * optionals and records are rebuilt when something in them changed. {@code visited} (made
+     * on the first value that can hold a resource, so a call with none allocates nothing)
+     * keeps a cycle from being walked twice.
      */
-    private Object transform(Object value, boolean wrap, Map<Object, Boolean> seen) {
+    private Object transform(Object value, boolean wrap, Map<Object, Boolean> visited) {
         if (value == null || value instanceof Enum<?> || value instanceof String || value instanceof Number) {
             return value;
         }
@@ -143,7 +145,11 @@ final class LocalCalls {
             }
             return isStandIn(value) ? ((Handler) Proxy.getInvocationHandler(value)).real : value;
         }
-        if (!mayHoldResource(value.getClass()) || seen.put(value, Boolean.TRUE) != null) {
+        if (!mayHoldResource(value.getClass())) {
+            return value;
+        }
+        Map<Object, Boolean> seen = visited != null ? visited : new IdentityHashMap<>();
+        if (seen.put(value, Boolean.TRUE) != null) {
             return value;
         }
         if (value.getClass().isArray()) {

@@ -33,7 +33,7 @@ final class MemoryRuns {
     private MemoryRuns() {
     }
 
-    /** One piece of memory and its shadow, of the same length, a multiple of 8, both 8-byte aligned. */
+    /** One piece of memory and its shadow, of the same length, both 8-byte aligned. */
     record Mirrored(SharedMapping whole, MemorySegment live, MemorySegment shadow) {
     }
 
@@ -54,11 +54,11 @@ final class MemoryRuns {
         int runs = 0;
         long bytes = 0;
         for (Mirrored m : mappings) {
-            long size = m.live.byteSize() & ~7L;
-            long at = nextDifferentWord(m, 0, size);
-            if (at < 0 && tailMask(m, size) == 0) {
+            if (!differs(m)) {
                 continue;
             }
+            long size = m.live.byteSize() & ~7L;
+            long at = nextDifferentWord(m, 0, size);
             ByteArrayOutputStream mine = new ByteArrayOutputStream();
             DataOutputStream runsOut = new DataOutputStream(mine);
             ByteArrayOutputStream words = new ByteArrayOutputStream();
@@ -103,7 +103,7 @@ final class MemoryRuns {
                 n++;
             }
             if (n == 0) {
-                continue;
+                continue; // it changed back while it was read
             }
             count++;
             runs += n;
@@ -156,6 +156,11 @@ final class MemoryRuns {
             runs += mine;
         }
         return new Moved(count, runs, bytes);
+    }
+
+    /** Whether any byte of {@code m}'s memory differs from its shadow. */
+    static boolean differs(Mirrored m) {
+        return m.live.mismatch(m.shadow) >= 0;
     }
 
     /** The bits of the bytes past the last whole word that differ from their shadow (none when the length is a multiple of 8). */

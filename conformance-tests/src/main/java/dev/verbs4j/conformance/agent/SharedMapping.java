@@ -48,6 +48,12 @@ record SharedMapping(String path, Kind kind, long base, long size, long offset, 
         return Optional.empty();
     }
 
+    /** How the whole of {@code held} is named: from offset 0, its full length. */
+    static SharedMapping whole(String path, Held held) {
+        MemorySegment w = held.whole();
+        return new SharedMapping(path, held.kind(), w.address(), w.byteSize(), 0, w.byteSize());
+    }
+
     void write(DataOutputStream out) throws IOException {
         out.writeUTF(path);
         out.writeByte(kind.ordinal());

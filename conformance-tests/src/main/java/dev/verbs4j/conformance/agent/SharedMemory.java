@@ -228,12 +228,7 @@ public final class SharedMemory implements MemorySource {
 
     /** Whether this process wrote bytes the agent has not been sent. */
     synchronized boolean changedHere() {
-        for (Map.Entry<String, MemorySegment> e : shadows.entrySet()) {
-            if (owned.get(e.getKey()).whole().mismatch(e.getValue()) >= 0) {
-                return true;
-            }
-        }
-        return false;
+        return mirrored().stream().anyMatch(MemoryRuns::differs);
     }
 
     /** Writes the runs this process changed since the agent last heard (an empty block in file mode). */
@@ -254,8 +249,7 @@ public final class SharedMemory implements MemorySource {
         List<MemoryRuns.Mirrored> all = new ArrayList<>(shadows.size());
         for (Map.Entry<String, MemorySegment> e : shadows.entrySet()) {
             Owned o = owned.get(e.getKey());
-            all.add(new MemoryRuns.Mirrored(new SharedMapping(e.getKey(), o.kind(), o.whole().address(), o.whole().byteSize(), 0,
-                    o.whole().byteSize()), o.whole(), e.getValue()));
+            all.add(new MemoryRuns.Mirrored(SharedMapping.whole(e.getKey(), o), o.whole(), e.getValue()));
         }
         return all;
     }
