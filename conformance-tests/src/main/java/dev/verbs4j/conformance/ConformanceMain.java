@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -39,6 +40,8 @@ import java.util.regex.Pattern;
  * Its counterpart in rdma-core is pyverbs' {@code tests/run_tests.py}, the runner of rdma-core's own suite; libibverbs itself has none.
  */
 public final class ConformanceMain {
+    /** Separates the option groups of runs made one after another in one JVM. */
+    static final String NEXT = "--next";
     private static final String SUITE_PACKAGE = ConformanceConfig.SUITE_PACKAGE;
     private static final Map<String, String> PROPERTY_OPTIONS = Map.ofEntries(
             Map.entry("--provider", ConformanceConfig.PROVIDER),
@@ -64,7 +67,54 @@ public final class ConformanceMain {
      * @param args the options {@code --help} lists
      */
     public static void main(String[] args) {
-        System.exit(run(args, System.out));
+        System.exit(runEach(args, System.out));
+    }
+
+    /**
+     * Runs each group of {@code args} between {@value #NEXT} separators as its own run, one after
+     * another in this JVM: a column each, without a JVM start and a device open each. Every group
+     * starts from the options the JVM started with; none inherits another's.
+     *
+     * @param args option groups, separated by {@value #NEXT}
+     * @param out where each run's summary and report paths go
+     * @return the highest of the runs' statuses
+     */
+    public static int runEach(String[] args, PrintStream out) {
+        List<List<String>> groups = new ArrayList<>();
+        groups.add(new ArrayList<>());
+        for (String a : args) {
+            if (a.equals(NEXT)) {
+                groups.add(new ArrayList<>());
+            } else {
+                groups.getLast().add(a);
+            }
+        }
+        if (groups.size() == 1) {
+            return run(args, out);
+        }
+        Map<String, String> startedWith = new HashMap<>();
+        for (String property : runProperties()) {
+            startedWith.put(property, System.getProperty(property));
+        }
+        int worst = 0;
+        for (List<String> group : groups) {
+            startedWith.forEach((property, value) -> {
+                if (value == null) {
+                    System.clearProperty(property);
+                } else {
+                    System.setProperty(property, value);
+                }
+            });
+            worst = Math.max(worst, run(group.toArray(String[]::new), out));
+        }
+        return worst;
+    }
+
+    /** The system properties a run's options set. */
+    private static List<String> runProperties() {
+        List<String> properties = new ArrayList<>(PROPERTY_OPTIONS.values());
+        properties.add(ConformanceConfig.EXCLUDE);
+        return properties;
     }
 
     /**
@@ -180,7 +230,9 @@ public final class ConformanceMain {
 
     private static String usage() {
         return """
-                usage: ConformanceMain [options]
+                usage: ConformanceMain [options] [--next options]...
+                  --next                the options after it are another run, made after this one in the same
+                                        JVM (each run a column; none inherits another's options)
                   --provider NAME       local provider (default soft)
                   --device NAME         local device (default: the provider's first)
                   --peer-provider NAME  remote provider (default: the local provider)

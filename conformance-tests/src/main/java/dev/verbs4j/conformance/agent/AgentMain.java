@@ -1,6 +1,7 @@
 package dev.verbs4j.conformance.agent;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -8,7 +9,7 @@ import java.net.ServerSocket;
 /**
  * The conformance suite's peer agent: holds the remote side of a run whose two sides are
  * in different processes, namespaces or hosts, and runs there every call the test process
- * makes on it. It serves one session, then exits.
+ * makes on it. It serves one session (or {@code --sessions N}, one after another), then exits.
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp ... dev.verbs4j.conformance.agent.AgentMain --listen 10.9.0.2:18600
  * </pre>
@@ -25,23 +26,38 @@ public final class AgentMain {
     }
 
     /**
-     * Runs an agent: {@code --listen ADDRESS:PORT [--exit-with-parent]}; exits 2 for a usage error.
+     * Runs an agent: {@code --listen ADDRESS:PORT [--sessions N] [--exit-with-parent]}; exits 2 for a usage error.
      *
      * @param args the options
      * @throws IOException when the address cannot be bound
      * @throws InterruptedException when the serving thread is interrupted
      */
     public static void main(String[] args) throws IOException, InterruptedException {
-        boolean withParent = args.length == 3 && args[2].equals(EXIT_WITH_PARENT);
-        if ((args.length != 2 && !withParent) || !args[0].equals("--listen")) {
-            System.err.println("usage: AgentMain --listen ADDRESS:PORT [" + EXIT_WITH_PARENT + "]   (port 0 picks a free one)");
+        InetSocketAddress address = null;
+        int sessions = 1;
+        boolean withParent = false;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--listen" -> address = parseAddress(args[++i]);
+                    case "--sessions" -> sessions = Integer.parseInt(args[++i]);
+                    case EXIT_WITH_PARENT -> withParent = true;
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            address = null;
+        }
+        if (address == null || sessions < 1) {
+            System.err.println("usage: AgentMain --listen ADDRESS:PORT [--sessions N] [" + EXIT_WITH_PARENT + "]"
+                    + "   (port 0 picks a free one; N sessions one after another, default 1)");
             System.exit(2);
         }
         if (withParent) {
             // Started by a test process: it goes, the agent goes, even if it never connected.
             ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(3)));
         }
-        System.exit(run(parseAddress(args[1])));
+        System.exit(run(address, sessions));
     }
 
     /**
@@ -53,14 +69,56 @@ public final class AgentMain {
      * @throws InterruptedException when the serving thread is interrupted
      */
     public static int run(InetSocketAddress address) throws IOException, InterruptedException {
-        try (ServerSocket listener = new ServerSocket()) {
-            listener.setReuseAddress(true);
-            listener.bind(address);
-            System.out.println(Protocol.LISTENING + listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort());
-            System.out.flush();
-            new AgentServer(listener).serve();
+        return run(address, 1);
+    }
+
+    /**
+     * Listens on {@code address}, says where on standard output, and serves {@code sessions}
+     * sessions one after another (a test process's run each, such as the columns of one
+     * {@code ConformanceMain ... --next ...}); returns the exit status.
+     *
+     * @param address where to listen; port 0 picks a free one
+     * @param sessions how many sessions to serve
+     * @return 0 once the last session ended
+     * @throws IOException when the address cannot be bound
+     * @throws InterruptedException when the serving thread is interrupted
+     */
+    public static int run(InetSocketAddress address, int sessions) throws IOException, InterruptedException {
+        InetSocketAddress bound = address;
+        for (int i = 0; i < sessions; i++) {
+            // A listener a session: closing it ends that session's accepting, so the next
+            // session's connections all reach the next server.
+            try (ServerSocket listener = new ServerSocket()) {
+                listener.setReuseAddress(true);
+                bindAgain(listener, bound);
+                bound = (InetSocketAddress) listener.getLocalSocketAddress();
+                if (i == 0) {
+                    System.out.println(Protocol.LISTENING + listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort());
+                    System.out.flush();
+                }
+                new AgentServer(listener).serve();
+            }
         }
         return 0;
+    }
+
+    /**
+     * Binds {@code listener} to {@code address}, trying again for a few seconds while the
+     * previous session's listener there is still closing (its accepting thread lets the socket
+     * go only once it wakes).
+     */
+    private static void bindAgain(ServerSocket listener, InetSocketAddress address) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                listener.bind(address);
+                return;
+            } catch (BindException e) {
+                if (attempt == 100) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 
     /**

@@ -220,6 +220,10 @@ final class AgentServer {
                 reply(out, () -> Verbs.provider(provider).createCmEventChannel(), null);
             }
             case Protocol.SHUTDOWN -> {
+                // No more connections for this session, before the test process hears it is
+                // over: its next run's connections then wait for the next session's listener
+                // (AgentMain --sessions) instead of landing in this one's backlog.
+                listener.close();
                 mappings.writeChanges(out);
                 out.writeByte(Protocol.OK);
                 codec.write(out, null, null);
