@@ -2,8 +2,12 @@
 # Boots two guests joined by one virtual Ethernet link, runs a command in
 # each, and exits with A's status (B's when A's is 0).
 #
-#   pair.sh [-k KERNEL] [-t TIMEOUT_S] [-e VAR=VAL]... [-m MODULE.ko]... -a COMMAND_A -b COMMAND_B
+#   pair.sh [-k KERNEL] [-t TIMEOUT_S] [-e VAR=VAL]... [-m MODULE.ko]... -a COMMAND_A -b COMMAND_B [-B COMMAND_B_AGAIN]
 #
+# -B boots B a second time once its first boot ends, and runs COMMAND_B_AGAIN
+# there: B's first command may end by rebooting its guest (qemu runs with
+# -no-reboot, so a reboot ends the first boot), and A sees B go and come back
+# while A's guest runs on. B's status is then the second boot's.
 # Each guest is run.sh's (-n link-a, -n link-b): its own kernel, its own rxe0
 # on its own eth0 (A 10.9.1.1, B 10.9.1.2), and a namespace "peer" for a
 # user-space RoCE engine on the same link (A 10.9.1.11, B 10.9.1.12). The
@@ -25,11 +29,13 @@ usage() {
 RUN_ARGS=()
 COMMAND_A=
 COMMAND_B=
-while getopts ':k:t:e:m:a:b:h' opt; do
+COMMAND_B_AGAIN=
+while getopts ':k:t:e:m:a:b:B:h' opt; do
     case $opt in
         k|t|e|m) RUN_ARGS+=("-$opt" "$OPTARG") ;;
         a) COMMAND_A=$OPTARG ;;
         b) COMMAND_B=$OPTARG ;;
+        B) COMMAND_B_AGAIN=$OPTARG ;;
         *) usage ;;
     esac
 done
@@ -51,8 +57,17 @@ run_side() { # $1 = a or b, $2 = command
     return "${PIPESTATUS[0]}"
 }
 
+# B's boots, one after the other: the first one's status only matters without -B.
+run_b() {
+    local first=0
+    run_side b "$COMMAND_B" || first=$?
+    [ -n "$COMMAND_B_AGAIN" ] || return "$first"
+    rxevm_say "pair: guest B's first boot ended (status $first); booting B again"
+    run_side b "$COMMAND_B_AGAIN"
+}
+
 side_b=0
-run_side b "$COMMAND_B" &
+run_b &
 pid_b=$!
 side_a=0
 run_side a "$COMMAND_A" || side_a=$?

@@ -60,6 +60,11 @@ PAIR_COLUMNS = (
     ("cm-pair-rxe-to-rxe", "cm-ibverbs-rxe"), ("cm-pair-soft-to-soft", "cm-soft-soft-processes"),
 )
 PAIR_RUN = os.path.join(VM, "pair")
+# The peer that reboots (scripts/vm-guest-reboot.sh): each requester on guest A and its checks, in order.
+REBOOT_COLUMN = "pair-reboot"
+REBOOT_REQUESTERS = ("softToRxe", "rxeToSoft")
+REBOOT_CHECKS = ("BothPairsCarryDataBeforeThePeerGoes", "PeerGoesAway", "WriteToTheGonePeerEndsInRetryExceeded",
+                 "QueuePairToTheGonePeerIsInError", "LoopbackPairUnharmed", "NewConnectionAfterThePeerReturns")
 # The cross columns addressed by IPv6 GIDs: global (fd00:9::/64) and link-local.
 IPV6_COLUMNS = ("soft-to-rxe-ipv6", "rxe-to-soft-ipv6", "soft-to-rxe-ipv6ll", "rxe-to-soft-ipv6ll")
 # The suite's package: a report's "excluded" names a family (access) or a class (errors.RemoteAccessTest) under it.
@@ -551,12 +556,14 @@ def judge_pairs(lists, problems):
     """The two-host columns that ran (scripts/vm-pair.sh's selection), each against its one-host column; returns
     their summary lines. A selected column without a report fails."""
     ran = read_lines(os.path.join(PAIR_RUN, "columns.txt"))
-    if not ran:
+    rebooted = read_lines(os.path.join(PAIR_RUN, "reboot.txt")) == ["1"]
+    if not ran and not rebooted:
         problems.append("no two-host column ran (target/vm/pair/columns.txt is empty or missing)")
         return []
     families = tuple(read_lines(os.path.join(PAIR_RUN, "families.txt"))) or None
+    cm_families = tuple(read_lines(os.path.join(PAIR_RUN, "cm-families.txt"))) or families
     reports = all_reports()
-    lines = []
+    lines = [judge_reboot(lists, problems)] if rebooted else []
     for label, one_host in PAIR_COLUMNS:
         if label not in ran:
             continue
@@ -568,13 +575,32 @@ def judge_pairs(lists, problems):
         if one_host not in reports:
             problems.append("%s: its one-host column %s has no report to compare with" % (label, one_host))
         before = len(problems)
-        compare_columns(reports.get(one_host), column, lists, problems, families, kind="two-host")
+        compare_columns(reports.get(one_host), column, lists, problems,
+                        cm_families if label.startswith("cm-") else families, kind="two-host")
         counts = {}
         for case in column["cases"]:
             counts[case["outcome"]] = counts.get(case["outcome"], 0) + 1
         lines.append("%s: %d passed, %d failed, %d skipped, %d differ from %s" % (
             label, counts.get("pass", 0), counts.get("fail", 0), counts.get("skip", 0), len(problems) - before, one_host))
     return lines
+
+
+def judge_reboot(lists, problems):
+    """The reboot checks (target/vm/pair/reboot-*.tsv, scripts/vm-guest-reboot.sh): guest B
+    rebooted under guest A's connected queue pairs, each way between soft and rxe. Every
+    check of both requesters must be there: a requester that died early left some out."""
+    paths = sorted(glob.glob(os.path.join(PAIR_RUN, "reboot-*.tsv")))
+    line = judge_tsv_column(REBOOT_COLUMN, "dev.verbs4j.conformance.twohost", paths, {
+        "provider": "soft", "device": "soft0", "peerProvider": "ibverbs", "peerDevice": "rxe0",
+        "environment": "two kernel rxe micro-VMs on one virtual link: guest B reboots under guest A's queue pairs",
+    }, lists, problems)
+    seen = {l.split("\t", 1)[0] for p in paths for l in read_lines(p)}
+    for requester in REBOOT_REQUESTERS:
+        for check in REBOOT_CHECKS:
+            if "reboot/PeerRebootTest#" + requester + check not in seen:
+                problems.append("%s: the check %s%s did not run (logs in target/vm/pair/reboot-*.log)"
+                                % (REBOOT_COLUMN, requester, check))
+    return line or "%s: none ran" % REBOOT_COLUMN
 
 
 def judge_kernel_columns(columns, problems):
