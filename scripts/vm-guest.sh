@@ -34,9 +34,20 @@ echo $? > "$out/pyverbs.rc"
 tail -n 3 "$out/pyverbs.log"
 echo "== pyverbs took $(( SECONDS - start )) s"
 
-step "conformance suite: ibverbs on rxe0"
-java_run -cp "$classpath" dev.verbs4j.conformance.ConformanceMain --provider ibverbs --device rxe0 --peer-device rxe0 \
-    --label ibverbs-rxe --report-dir conformance-tests/target/conformance --timeout-ms 30000 > "$out/conformance.log" 2>&1
+# The connection manager's columns (cm-ibverbs-rxe here, cm-soft-to-rxe and cm-rxe-to-soft
+# below) connect every RC pair through it: the kernel's rdma_cm (librdmacm) on rxe0, the soft
+# provider's IB CM on the wire against it. What the connection manager decides is the pair's
+# attributes (PSNs, MTU, path, retry counts, responder resources), so these columns keep the
+# families that traffic and its failures run through: base, cm, errors, flush and atomicwrite.
+# They leave out what depends only on keys, pages and the local API: the remote access matrix
+# (access/), memory windows, ODP and misuse; the columns without the connection manager run
+# those whole between the same providers (vm-guest-kernel.sh does the same).
+cm_families="--exclude access --exclude memwindow --exclude odp --exclude misuse"
+# The whole suite on rxe0, then through the connection manager: one JVM, a run each (--next).
+step "conformance suite: ibverbs on rxe0, then connected through the connection manager"
+rxe_rxe="--provider ibverbs --device rxe0 --peer-device rxe0 --report-dir conformance-tests/target/conformance --timeout-ms 30000"
+java_run -cp "$classpath" dev.verbs4j.conformance.ConformanceMain $rxe_rxe --label ibverbs-rxe \
+    --next $rxe_rxe --connect cm $cm_families --label cm-ibverbs-rxe > "$out/conformance.log" 2>&1
 echo $? > "$out/conformance.rc"
 tail -n 40 "$out/conformance.log"
 
@@ -101,10 +112,26 @@ cross_suite() { # $1 = label, $2 = agent command, $3 = suite command (namespace 
     echo $? > "$out/$label.rc"
     wait "$apid"
     echo "agent exit status $?" >> "$out/$label-agent.log"
-    tail -n 12 "$out/$label.log"
+    grep -E '^==== verbs4j|^FAILED' "$out/$label.log" | head -n 24
     echo "== $label took $(( SECONDS - start )) s"
 }
-suite_main="dev.verbs4j.conformance.ConformanceMain --report-dir conformance-tests/target/conformance --timeout-ms 30000"
+# Several columns between the same two sides, one JVM a side: the suite makes one run a
+# column (ConformanceMain ... --next ...), the agent serves them one after another
+# (--sessions N). Under emulation a JVM's start and a device's opening are 10-20 s of each
+# column; the columns are as independent as in JVMs of their own (each run starts from the
+# JVM's options and opens its devices afresh).
+suite_opts() { # $1 = options every column has (each run names all of its own), then each column's own options as one word
+    local common=$1 first=1 column
+    shift
+    for column in "$@"; do
+        [ "$first" = 1 ] || printf ' --next '
+        printf '%s %s' "$common" "$column"
+        first=0
+    done
+}
+suite_common="--report-dir conformance-tests/target/conformance --timeout-ms 30000"
+suite_class=dev.verbs4j.conformance.ConformanceMain
+suite_main="$suite_class $suite_common"
 agent_main="dev.verbs4j.conformance.agent.AgentMain"
 # Across providers the remote access matrix runs through plain regions only, in both
 # directions: the kind of key (window, fast-registered or on-demand region) is the
@@ -113,33 +140,14 @@ agent_main="dev.verbs4j.conformance.agent.AgentMain"
 # requester does with an rkey and the answer does not depend on the kind.
 requester_keys='--exclude "access.RemoteAccessMatrixTest#*.mw*" --exclude "access.RemoteAccessMatrixTest#*.fr.*"'
 requester_keys+=' --exclude "access.RemoteAccessMatrixTest#*.odp.*"'
-cross_suite soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:18600" \
-    "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $suite_main \
-        --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18600 $requester_keys \
-        --label soft-to-rxe'"
-cross_suite rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $agent_main --listen 10.9.0.2:18601'" \
-    "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
-        --peer-agent 10.9.0.2:18601 $requester_keys --label rxe-to-soft"
-
-# The same three columns with every RC pair connected through the connection manager: the
-# kernel's rdma_cm (librdmacm) on rxe0, the soft provider's IB CM on the wire against it. What
-# the connection manager decides is the pair's attributes (PSNs, MTU, path, retry counts,
-# responder resources), so these columns keep the families that traffic and its failures run
-# through: base, cm, errors, flush and atomicwrite. They leave out what depends only on keys,
-# pages and the local API: the remote access matrix (access/), memory windows, ODP and misuse;
-# the columns above run those whole between the same providers (vm-guest-kernel.sh does the same).
-cm_families="--exclude access --exclude memwindow --exclude odp --exclude misuse"
-step "conformance suite: ibverbs on rxe0, connected through the connection manager"
-java_run -cp "$classpath" $suite_main --provider ibverbs --device rxe0 --peer-device rxe0 --connect cm $cm_families --label cm-ibverbs-rxe \
-    > "$out/cm-ibverbs-rxe.log" 2>&1
-echo $? > "$out/cm-ibverbs-rxe.rc"
-grep -E '^==== verbs4j' "$out/cm-ibverbs-rxe.log"
-cross_suite cm-soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:18602" \
-    "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $suite_main \
-        --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18602 --connect cm $cm_families --label cm-soft-to-rxe'"
-cross_suite cm-rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $agent_main --listen 10.9.0.2:18603'" \
-    "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
-        --peer-agent 10.9.0.2:18603 --connect cm $cm_families --label cm-rxe-to-soft"
+# Each direction's two columns (without, then with the connection manager) share a suite JVM and an agent JVM.
+cross_suite soft-to-rxe "java_run -cp $classpath $agent_main --listen 10.9.0.1:18600 --sessions 2" \
+    "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $suite_class \
+        $(suite_opts "$suite_common --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18600" \
+            "$requester_keys --label soft-to-rxe" "--connect cm $cm_families --label cm-soft-to-rxe")'"
+cross_suite rxe-to-soft "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $soft_opts -cp $classpath $agent_main --listen 10.9.0.2:18601 --sessions 2'" \
+    "java_run -cp $classpath $suite_class $(suite_opts "$suite_common --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
+        --peer-agent 10.9.0.2:18601" "$requester_keys --label rxe-to-soft" "--connect cm $cm_families --label cm-rxe-to-soft")"
 
 two_sides() { # $1 = what to call the logs, $2 = server command (namespace prefix included), $3 = client command
     local name=$1 server=$2 client=$3
@@ -201,20 +209,17 @@ tail -n 16 "$out/netdev.log"
 step "IPv6 on the veth pair"
 if ipv6_on; then
     soft_ll=$(link_local veth1 peer)
-    ipv6_global="--gid ipv6 --exclude access --exclude odp --exclude memwindow --exclude errors --exclude misuse"
+    ipv6_global="--gid ipv6 --exclude access --exclude odp --exclude misuse --exclude memwindow --exclude errors"
     ipv6_link_local="--gid ipv6-link-local --select base"
-    # suffix, the agents' first TCP port, the soft device's address, the families
-    for column in "ipv6 18610 fd00:9::2 $ipv6_global" "ipv6ll 18612 $soft_ll%veth1 $ipv6_link_local"; do
-        read -r suffix port soft_v6 families <<< "$column"
-        v6_opts="-Dverbs4j.soft.devices=soft0=$soft_v6 -Dverbs4j.soft.rxeFlushIcrc=true"
-        cross_suite "soft-to-rxe-$suffix" "java_run -cp $classpath $agent_main --listen 10.9.0.1:$port" \
-            "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $v6_opts -cp $classpath $suite_main \
-                --provider soft --device soft0 --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:$port $families \
-                --label soft-to-rxe-$suffix'"
-        cross_suite "rxe-to-soft-$suffix" "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $v6_opts -cp $classpath $agent_main --listen 10.9.0.2:$((port + 1))'" \
-            "java_run -cp $classpath $suite_main --provider ibverbs --device rxe0 --peer-provider soft --peer-device soft0 \
-                --peer-agent 10.9.0.2:$((port + 1)) $families --label rxe-to-soft-$suffix"
-    done
+    # One soft JVM a side holds both devices: soft0 on the global address, soft1 on the link-local one.
+    v6_opts="-Dverbs4j.soft.devices=soft0=fd00:9::2,soft1=$soft_ll%veth1 -Dverbs4j.soft.rxeFlushIcrc=true"
+    cross_suite soft-to-rxe-ipv6 "java_run -cp $classpath $agent_main --listen 10.9.0.1:18610 --sessions 2" \
+        "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $v6_opts -cp $classpath $suite_class \
+            $(suite_opts "$suite_common --provider soft --peer-provider ibverbs --peer-device rxe0 --peer-agent 10.9.0.1:18610" \
+                "--device soft0 $ipv6_global --label soft-to-rxe-ipv6" "--device soft1 $ipv6_link_local --label soft-to-rxe-ipv6ll")'"
+    cross_suite rxe-to-soft-ipv6 "ip netns exec peer bash -c 'source scripts/vm-guest-env.sh; java_run $v6_opts -cp $classpath $agent_main --listen 10.9.0.2:18611 --sessions 2'" \
+        "java_run -cp $classpath $suite_class $(suite_opts "$suite_common --provider ibverbs --device rxe0 --peer-provider soft --peer-agent 10.9.0.2:18611" \
+            "--peer-device soft0 $ipv6_global --label rxe-to-soft-ipv6" "--peer-device soft1 $ipv6_link_local --label rxe-to-soft-ipv6ll")"
 else
     echo "== IPv6 columns not run: the addresses did not settle"
 fi
