@@ -46,6 +46,9 @@ public final class PeerRebootMain {
             usage("a role, responder or requester, comes first");
         }
         Map<String, String> options = options(args);
+        // Timeout 0 waits forever and retry count 7 is endless on rxe: the checks need a bound.
+        int timeout = number(options, "--timeout", DEFAULT_TIMEOUT, 1, 31);
+        int retry = number(options, "--retry", DEFAULT_RETRY, 0, 6);
         try (RebootSide side = RebootSide.open(required(options, "--provider"), required(options, "--device"))) {
             if (args[0].equals("responder")) {
                 new RebootResponder(side, options.containsKey("--reboot-on-request") ? RebootResponder.SYSRQ_REBOOT : null)
@@ -57,9 +60,7 @@ public final class PeerRebootMain {
             List<String> others = options.containsKey("--wait-for") ? List.of(options.get("--wait-for").split(",")) : List.of();
             Rendezvous meeting = new Rendezvous(Path.of(required(options, "--meet")), name, options.containsKey("--leader"),
                     others, control, System::nanoTime);
-            RebootRequester requester = new RebootRequester(side, name,
-                    Integer.parseInt(options.getOrDefault("--timeout", DEFAULT_TIMEOUT)),
-                    Integer.parseInt(options.getOrDefault("--retry", DEFAULT_RETRY)), System::nanoTime,
+            RebootRequester requester = new RebootRequester(side, name, timeout, retry, System::nanoTime,
                     new RebootReport(Path.of(required(options, "--report"))));
             boolean passed = requester.run(address(options, "--peer"), control, meeting);
             System.exit(passed ? 0 : 1);
@@ -88,6 +89,20 @@ public final class PeerRebootMain {
             usage(option + " is required");
         }
         return value;
+    }
+
+    private static int number(Map<String, String> options, String option, String fallback, int min, int max) {
+        String text = options.getOrDefault(option, fallback);
+        try {
+            int value = Integer.parseInt(text);
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // the usage below says what is expected
+        }
+        usage(option + " must be a number from " + min + " to " + max + ", not '" + text + "'");
+        return -1;
     }
 
     private static InetSocketAddress address(Map<String, String> options, String option) {

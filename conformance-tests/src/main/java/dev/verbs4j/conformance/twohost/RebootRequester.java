@@ -49,7 +49,7 @@ final class RebootRequester {
      * @param side the device and buffer
      * @param name the pairing, for the case names (such as {@code softToRxe})
      * @param timeoutCode the local ACK timeout, 4.096 µs × 2^code
-     * @param retryCount the retries before RETRY_EXC_ERR (0-6; 7 is not infinite for this count, but the check wants a bound)
+     * @param retryCount the retries before RETRY_EXC_ERR, 0-6 (at 7 the kernel's rxe retries forever: finding retry-count-seven)
      * @param clock nanoseconds
      * @param report where each check's outcome goes
      */
