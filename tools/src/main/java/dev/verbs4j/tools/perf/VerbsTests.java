@@ -52,7 +52,7 @@ final class VerbsTests {
                 Math.max(1, Math.min(pipeline.signalEvery(), (depth - list) / requesters.length + 1)));
         BandwidthLoop loop = new BandwidthLoop(test, lb, posting, size, depth);
         loop.postReceives();
-        WarmUp.run(iterations, warmUp, lb, n -> {
+        WarmUp.run(iterations, warmUp, lb, test, size, n -> {
             lb.begin(test, size, n);
             loop.run(n);
             lb.end();
@@ -135,7 +135,7 @@ final class VerbsTests {
      */
     static Result latency(String test, PerfPair lb, int size, int iterations, int warmUp, int threads, long durationNs) {
         long[] ns = new long[iterations];
-        WarmUp.run(iterations, warmUp, lb, n -> measureLatency(test, lb, size, new long[n], threads));
+        WarmUp.run(iterations, warmUp, lb, test, size, n -> measureLatency(test, lb, size, new long[n], threads));
         Progress.start(test + " " + size + " B", iterations, durationNs);
         long[] samples = ns;
         int total = 0;

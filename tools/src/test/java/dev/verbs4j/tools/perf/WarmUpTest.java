@@ -58,6 +58,14 @@ class WarmUpTest {
     }
 
     @Test
+    void inThisProcessOnlyAShapesFirstMeasurementHasTheFloor() {
+        assertEquals(WarmUp.FRESH_PEER_NS, WarmUp.floorNs(false, "write_bw 65536 test pair thread"));
+        assertEquals(0, WarmUp.floorNs(false, "write_bw 65536 test pair thread"));
+        assertEquals(WarmUp.FRESH_PEER_NS, WarmUp.floorNs(false, "write_bw 65536 test pair caller"), "another progress model");
+        assertEquals(WarmUp.FRESH_PEER_NS, WarmUp.floorNs(true, "write_bw 65536 test pair thread"), "a peer elsewhere, every time");
+    }
+
+    @Test
     void noOperationsMeansNoRun() {
         assertEquals(List.of(), runs(5_000, 0, 0));
         assertEquals(List.of(), runs(0, -1, 0));
