@@ -9,9 +9,9 @@ import java.lang.reflect.Method;
  * is a module of its own, which brings JUnit; the {@code verbs4j} launcher adds it once it
  * has been built):
  * <ul>
- *   <li>{@code verbs4j conformance-agent --listen ADDRESS:PORT}: the peer agent, which holds
- *   the remote side of a run whose two sides are in different processes or on different
- *   hosts;</li>
+ *   <li>{@code verbs4j conformance-agent --listen ADDRESS:PORT [--sessions N]}: the peer agent,
+ *   which holds the remote side of a run whose two sides are in different processes or on
+ *   different hosts (of N runs, one after another);</li>
  *   <li>{@code verbs4j conformance [options]}: the suite itself ({@code ConformanceMain}), whose
  *   remote side may be such an agent ({@code --peer-agent ADDRESS:PORT}).</li>
  * </ul>
@@ -24,21 +24,31 @@ final class ConformanceAgentCommand {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length != 2 || !args[0].equals("--listen")) {
-            err.println("usage: verbs4j conformance-agent --listen ADDRESS:PORT   (port 0 picks a free one)");
+        int sessions = 1;
+        if (args.length == 4 && args[2].equals("--sessions")) {
+            try {
+                sessions = Integer.parseInt(args[3]);
+            } catch (NumberFormatException e) {
+                sessions = 0;
+            }
+        }
+        if ((args.length != 2 && args.length != 4) || !args[0].equals("--listen") || sessions < 1) {
+            err.println("usage: verbs4j conformance-agent --listen ADDRESS:PORT [--sessions N]"
+                    + "   (port 0 picks a free one; N runs of the suite one after another, default 1)");
             return 2;
         }
         Method parse = suiteMethod(AGENT_CLASS, "parseAddress", err, String.class);
-        Method run = suiteMethod(AGENT_CLASS, "run", err, java.net.InetSocketAddress.class);
+        Method run = suiteMethod(AGENT_CLASS, "run", err, java.net.InetSocketAddress.class, int.class);
         if (parse == null || run == null) {
             return 1;
         }
-        return invoke("conformance-agent", err, () -> run.invoke(null, parse.invoke(null, args[1])));
+        int n = sessions;
+        return invoke("conformance-agent", err, () -> run.invoke(null, parse.invoke(null, args[1]), n));
     }
 
-    /** {@code verbs4j conformance [ConformanceMain's options]}. */
+    /** {@code verbs4j conformance [ConformanceMain's options] [--next options]...}. */
     static int suite(String[] args, PrintStream out, PrintStream err) {
-        Method run = suiteMethod(SUITE_CLASS, "run", err, String[].class, PrintStream.class);
+        Method run = suiteMethod(SUITE_CLASS, "runEach", err, String[].class, PrintStream.class);
         return run == null ? 1 : invoke("conformance", err, () -> run.invoke(null, args, out));
     }
 

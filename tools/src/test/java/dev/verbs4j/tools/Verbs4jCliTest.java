@@ -135,6 +135,14 @@ class Verbs4jCliTest {
     }
 
     @Test
+    void anAgentServesAtLeastOneSession() {
+        assertEquals(2, run("conformance-agent", "--listen", "127.0.0.1:0", "--sessions", "0"));
+        assertEquals(2, run("conformance-agent", "--listen", "127.0.0.1:0", "--sessions", "many"));
+        assertEquals(2, run("conformance-agent", "--listen", "127.0.0.1:0", "--sessions"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("[--sessions N]"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void queuePairsOnlyForTheBandwidthTestsThatUseThem() {
         assertEquals(1, run("perf", "send_bw", "-q", "4"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--qps applies to"), err.toString(StandardCharsets.UTF_8));
