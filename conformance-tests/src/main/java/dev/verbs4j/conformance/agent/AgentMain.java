@@ -61,18 +61,6 @@ public final class AgentMain {
     }
 
     /**
-     * Listens on {@code address}, says where on standard output, serves one session; returns the exit status.
-     *
-     * @param address where to listen; port 0 picks a free one
-     * @return 0 once the session ended
-     * @throws IOException when the address cannot be bound
-     * @throws InterruptedException when the serving thread is interrupted
-     */
-    public static int run(InetSocketAddress address) throws IOException, InterruptedException {
-        return run(address, 1);
-    }
-
-    /**
      * Listens on {@code address}, says where on standard output, and serves {@code sessions}
      * sessions one after another (a test process's run each, such as the columns of one
      * {@code ConformanceMain ... --next ...}); returns the exit status.

@@ -83,10 +83,7 @@ final class RebootRequester {
         RcOptions options = new RcOptions().timeout(timeoutCode).retryCount(retryCount).shared(side.region());
         Connected first = connect(peer, options);
         QueuePair[] loop = loopbackPair(options);
-        if (!report.check(name + "BothPairsCarryDataBeforeThePeerGoes", first == null
-                ? "no connection to " + peer + " within " + CONNECT_WITHIN.toSeconds() + " s"
-                : firstFailure(side.transfer(first.qp(), first.remote().address(), first.remote().rkey(), 1, clock,
-                        TRANSFER_WAIT_NANOS), loopback(loop, 2)))
+        if (!report.check(name + "BothPairsCarryDataBeforeThePeerGoes", firstFailure(carries(first, peer, 1), loopback(loop, 2)))
                 || !report.check(name + "PeerGoesAway", peerGone.arrive())) {
             request(control, "done");
             return false;
@@ -107,11 +104,18 @@ final class RebootRequester {
         boolean unharmed = report.check(name + "LoopbackPairUnharmed", firstFailure(loopback(loop, 4), states(loop)));
 
         Connected back = connect(peer, options);
-        boolean reconnected = report.check(name + "NewConnectionAfterThePeerReturns", back == null
-                ? "no connection to " + peer + " within " + CONNECT_WITHIN.toSeconds() + " s"
-                : side.transfer(back.qp(), back.remote().address(), back.remote().rkey(), 5, clock, TRANSFER_WAIT_NANOS));
+        boolean reconnected = report.check(name + "NewConnectionAfterThePeerReturns", carries(back, peer, 5));
         request(control, "done");
         return ended && unharmed && reconnected;
+    }
+
+    /** A transfer to the peer over {@code connected}; why none could be made when it is null (no connection). */
+    private String carries(Connected connected, InetSocketAddress peer, int seed) {
+        if (connected == null) {
+            return "no connection to " + peer + " within " + CONNECT_WITHIN.toSeconds() + " s";
+        }
+        return side.transfer(connected.qp(), connected.remote().address(), connected.remote().rkey(), seed, clock,
+                TRANSFER_WAIT_NANOS);
     }
 
     private String retryVerdict(WorkCompletion wc, long tookNanos, long bound) {
