@@ -22,11 +22,13 @@ class ConformanceMainRunsTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
-        // --help ends a run at once, after its options were read; the second run names neither option.
-        int status = ConformanceMain.runEach(new String[] {"--timeout-ms", "1234", "--exclude", "access", "--help",
-            "--next", "--label", "second", "--help"}, out);
+        // The first run sets both (it finds no case in a family that does not exist: status 2);
+        // --help ends the second at once, after its options were read, and it names neither.
+        int status = ConformanceMain.runEach(new String[] {"--timeout-ms", "1234", "--exclude", "access", "--select",
+            "nosuchfamily", "--next", "--label", "second", "--help"}, out);
 
-        assertEquals(0, status);
+        assertEquals(2, status);
+        assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("no conformance case matched"), bytes.toString(StandardCharsets.UTF_8));
         assertNull(System.getProperty(Completions.TIMEOUT_PROPERTY), "the first run's timeout reached the second");
         assertNull(System.getProperty(ConformanceConfig.EXCLUDE), "the first run's exclusion reached the second");
         assertEquals("second", System.getProperty(ConformanceConfig.LABEL));
