@@ -6,7 +6,10 @@
 # independently of us: tshark (Wireshark's dissectors) and scapy (its RoCE layer computes
 # the ICRC); and e2fsprogs, whose mkfs.ext4 and debugfs make and read the power-loss test's
 # disk image without mounting it; and nvme-cli and fio, which the micro-VM's guest (it sees
-# this machine's root) runs as the kernel's NVMe-oF host against verbs4j's target. Newer rdma-core headers (FLUSH) are fetched by the native module's own build.
+# this machine's root) runs as the kernel's NVMe-oF host against verbs4j's target; and
+# mmdebstrap, which makes the root (gcc-14 and the kernel's headers) that kernel/patches
+# builds the patched rdma_rxe and siw modules in. Newer rdma-core headers (FLUSH) are fetched
+# by the native module's own build.
 # Does nothing when everything is present.
 set -euo pipefail
 needed=()
@@ -21,6 +24,7 @@ command -v tshark >/dev/null 2>&1 || needed+=(tshark)
 { command -v debugfs && command -v mkfs.ext4; } >/dev/null 2>&1 || needed+=(e2fsprogs)
 command -v nvme >/dev/null 2>&1 || needed+=(nvme-cli)
 command -v fio >/dev/null 2>&1 || needed+=(fio)
+command -v mmdebstrap >/dev/null 2>&1 || needed+=(mmdebstrap)
 if [ ${#needed[@]} -eq 0 ]; then
     exit 0
 fi
