@@ -12,9 +12,11 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -22,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * Runs an NVMe-oF RDMA target until it is killed:
  * <pre>
  * TargetMain --address 10.0.0.1 [--port 4420] [--provider soft|ibverbs]
- *            --subsystem NQN [--allow-host NQN]... --namespace file:PATH:SIZE[:BLOCK] | mem:SIZE[:BLOCK] ...
+ *            --subsystem NQN [--allow-host NQN]... --namespace file:PATH:SIZE[:BLOCK][:uuid=UUID] | mem:SIZE[:BLOCK][:uuid=UUID] ...
  *            [--subsystem NQN ...] [--queue-entries 128] [--in-capsule 4096] [--mdts 5]
  *            [--io-queues 8] [--no-remote-invalidate]
  * </pre>
@@ -121,20 +123,35 @@ public final class TargetMain {
         return new Subsystem(nqn, String.format("VERBS4J%08d", index + 1), namespaces, hosts);
     }
 
-    /** {@code file:PATH:SIZE[:BLOCK]} or {@code mem:SIZE[:BLOCK]}; BLOCK 512 (default) or 4096. */
+    /**
+     * {@code file:PATH:SIZE[:BLOCK][:uuid=UUID]} or {@code mem:SIZE[:BLOCK][:uuid=UUID]}; BLOCK
+     * 512 (default) or 4096. Without a UUID a file namespace has one made from its path, a
+     * memory namespace a random one.
+     */
     static Namespace namespace(String spec) {
         String[] parts = spec.split(":");
+        UUID uuid = null;
+        if (parts.length > 1 && parts[parts.length - 1].startsWith("uuid=")) {
+            uuid = UUID.fromString(parts[parts.length - 1].substring("uuid=".length()));
+            parts = Arrays.copyOf(parts, parts.length - 1);
+        }
         try {
             if (parts[0].equals("mem") && (parts.length == 2 || parts.length == 3)) {
-                return new MemoryNamespace(Arguments.size(parts[1]), blockShift(parts, 2));
+                long bytes = Arguments.size(parts[1]);
+                int shift = blockShift(parts, 2);
+                return uuid == null ? new MemoryNamespace(bytes, shift) : new MemoryNamespace(bytes, shift, uuid);
             }
             if (parts[0].equals("file") && (parts.length == 3 || parts.length == 4)) {
-                return new FileNamespace(Path.of(parts[1]), Arguments.size(parts[2]), blockShift(parts, 3));
+                Path path = Path.of(parts[1]);
+                long bytes = Arguments.size(parts[2]);
+                int shift = blockShift(parts, 3);
+                return uuid == null ? new FileNamespace(path, bytes, shift) : new FileNamespace(path, bytes, shift, uuid);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("namespace " + spec, e);
         }
-        throw new IllegalArgumentException("not a namespace: " + spec + " (file:PATH:SIZE[:BLOCK] or mem:SIZE[:BLOCK])");
+        throw new IllegalArgumentException("not a namespace: " + spec
+                + " (file:PATH:SIZE[:BLOCK][:uuid=UUID] or mem:SIZE[:BLOCK][:uuid=UUID])");
     }
 
     private static int blockShift(String[] parts, int index) {
@@ -151,7 +168,7 @@ public final class TargetMain {
     private static void usage() {
         System.err.println("""
                 usage: TargetMain --address A [--port 4420] [--provider soft|ibverbs]
-                         --subsystem NQN [--allow-host NQN]... --namespace file:PATH:SIZE[:BLOCK]|mem:SIZE[:BLOCK]...
+                         --subsystem NQN [--allow-host NQN]... --namespace file:PATH:SIZE[:BLOCK][:uuid=UUID]|mem:SIZE[:BLOCK][:uuid=UUID]...
                          [--subsystem NQN ...] [--queue-entries 128] [--in-capsule 4096] [--mdts 5]
                          [--io-queues 8] [--no-remote-invalidate]""");
     }

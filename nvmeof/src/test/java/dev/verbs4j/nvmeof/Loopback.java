@@ -12,6 +12,7 @@ import dev.verbs4j.nvmeof.host.HostOptions;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * A target on the soft device at 127.0.0.1 and hosts on 127.0.0.2 and 127.0.0.3, in one
@@ -25,6 +26,8 @@ final class Loopback {
     static final String STRANGER = "nqn.2026-01.dev.verbs4j:stranger";
     static final InetSocketAddress HOST_A_ADDRESS = new InetSocketAddress("127.0.0.2", 0);
     static final InetSocketAddress HOST_B_ADDRESS = new InetSocketAddress("127.0.0.3", 0);
+    /** The UUID of the first namespace of {@link #SUBSYSTEM}. */
+    static final UUID NAMESPACE_1_UUID = UUID.fromString("0f1e2d3c-4b5a-4968-8776-8594a3b2c1d0");
 
     private Loopback() {
     }
@@ -35,7 +38,7 @@ final class Loopback {
 
     /** Two memory namespaces (1 MiB of 512-byte blocks, 256 KiB of 4 KiB blocks) for hosts A and B; one for anyone. */
     static List<Subsystem> subsystems() {
-        List<Namespace> namespaces = List.of(new MemoryNamespace(1 << 20, 9), new MemoryNamespace(256 << 10, 12));
+        List<Namespace> namespaces = List.of(new MemoryNamespace(1 << 20, 9, NAMESPACE_1_UUID), new MemoryNamespace(256 << 10, 12));
         return List.of(new Subsystem(SUBSYSTEM, "VERBS4J0001", namespaces, Set.of(HOST_A, HOST_B)),
                 new Subsystem(OTHER_SUBSYSTEM, "VERBS4J0002", List.of(new MemoryNamespace(64 << 10, 9)), Set.of()));
     }

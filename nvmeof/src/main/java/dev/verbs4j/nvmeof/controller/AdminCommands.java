@@ -119,8 +119,10 @@ final class AdminCommands {
                     slot.status = NvmeStatus.INVALID_NAMESPACE | NvmeStatus.DNR;
                 }
             }
-            default -> IdentifyNamespace.writeDescriptors(out, 0,
-                    controller.subsystem.namespace(slot.sqe.nsid()).nguid());
+            default -> {
+                Namespace ns = controller.subsystem.namespace(slot.sqe.nsid());
+                IdentifyNamespace.writeDescriptors(out, 0, Nguid.of(ns.uuid()), ns.nguid());
+            }
         }
     }
 

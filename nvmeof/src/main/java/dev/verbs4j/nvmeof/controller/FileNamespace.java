@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -21,12 +22,21 @@ public final class FileNamespace implements Namespace {
     private final FileChannel channel;
     private final long blocks;
     private final int blockShift;
-    private final byte[] nguid;
+    private final UUID uuid;
     private final Arena arena = Arena.ofShared();
     private final ByteBuffer zeroes;
 
-    /** Opens {@code path}, creating it, and sets its length to {@code bytes}. */
+    /**
+     * Opens {@code path}, creating it, and sets its length to {@code bytes}; its UUID is one
+     * made from the file's absolute path.
+     */
     public FileNamespace(Path path, long bytes, int blockShift) throws IOException {
+        this(path, bytes, blockShift,
+                UUID.nameUUIDFromBytes(path.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Opens {@code path}, creating it, and sets its length to {@code bytes}. */
+    public FileNamespace(Path path, long bytes, int blockShift, UUID uuid) throws IOException {
         if (bytes <= 0 || (bytes & ((1L << blockShift) - 1)) != 0) {
             throw new IllegalArgumentException("size " + bytes + " is not a positive multiple of " + (1 << blockShift));
         }
@@ -41,7 +51,7 @@ public final class FileNamespace implements Namespace {
         }
         this.blocks = bytes >>> blockShift;
         this.blockShift = blockShift;
-        this.nguid = Nguid.of(UUID.nameUUIDFromBytes(path.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8)));
+        this.uuid = Objects.requireNonNull(uuid, "uuid");
         MemorySegment zero = arena.allocate(ZERO_CHUNK, 4096);
         this.zeroes = zero.asByteBuffer();
     }
@@ -57,8 +67,8 @@ public final class FileNamespace implements Namespace {
     }
 
     @Override
-    public byte[] nguid() {
-        return nguid.clone();
+    public UUID uuid() {
+        return uuid;
     }
 
     @Override

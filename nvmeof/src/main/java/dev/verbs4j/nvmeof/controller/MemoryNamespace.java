@@ -2,6 +2,7 @@ package dev.verbs4j.nvmeof.controller;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import java.util.UUID;
 
 /** A namespace held in memory: nothing to flush, gone with the process. */
@@ -9,15 +10,20 @@ public final class MemoryNamespace implements Namespace {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment blocks;
     private final int blockShift;
-    private final byte[] nguid;
+    private final UUID uuid;
 
+    /** A namespace of {@code bytes}, zeroed, with a random UUID. */
     public MemoryNamespace(long bytes, int blockShift) {
+        this(bytes, blockShift, UUID.randomUUID());
+    }
+
+    public MemoryNamespace(long bytes, int blockShift, UUID uuid) {
         if (bytes <= 0 || (bytes & ((1L << blockShift) - 1)) != 0) {
             throw new IllegalArgumentException("size " + bytes + " is not a positive multiple of " + (1 << blockShift));
         }
         this.blocks = arena.allocate(bytes, 4096);
         this.blockShift = blockShift;
-        this.nguid = Nguid.of(UUID.randomUUID());
+        this.uuid = Objects.requireNonNull(uuid, "uuid");
     }
 
     @Override
@@ -31,8 +37,8 @@ public final class MemoryNamespace implements Namespace {
     }
 
     @Override
-    public byte[] nguid() {
-        return nguid.clone();
+    public UUID uuid() {
+        return uuid;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.verbs4j.nvmeof.controller;
 
 import java.io.IOException;
+import java.util.UUID;
 
 /**
  * What an NVMe namespace stores: {@link #blockCount()} logical blocks of
@@ -12,8 +13,17 @@ public interface Namespace extends AutoCloseable {
 
     int blockShift();
 
-    /** A 16-byte globally unique identifier (the NGUID). */
-    byte[] nguid();
+    /**
+     * The namespace's UUID, which the controller reports as its UUID descriptor and, in the
+     * same 16 bytes, as its NGUID. A host matches a namespace to its paths and its earlier
+     * connections by it, so it stays the same across restarts of the target.
+     */
+    UUID uuid();
+
+    /** The 16-byte NGUID: the UUID's bytes as the UUID reads. */
+    default byte[] nguid() {
+        return Nguid.of(uuid());
+    }
 
     /** Whether writes may sit in a volatile cache until {@link #flush()}. */
     boolean volatileCache();

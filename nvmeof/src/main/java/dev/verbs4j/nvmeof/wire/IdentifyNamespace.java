@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The 4096-byte Identify Namespace data structure (CNS 00h) with one LBA format, and the
- * Namespace Identification Descriptor list (CNS 03h) with its NGUID.
+ * Namespace Identification Descriptor list (CNS 03h) with its UUID and its NGUID.
  *
  * <pre>
  * 0 NSZE | 8 NCAP | 16 NUSE | 25 NLBAF (0's based) | 26 FLBAS | 104 NGUID (16)
@@ -22,6 +22,10 @@ public final class IdentifyNamespace {
     public static final int LBAF0 = 128;
     /** Namespace identifier type 2: a 16-byte NGUID. */
     public static final int NIDT_NGUID = 2;
+    /** Namespace identifier type 3: a 16-byte UUID. */
+    public static final int NIDT_UUID = 3;
+    /** A descriptor: NIDT (1), NIDL (1), reserved (2), then NIDL bytes of identifier. */
+    private static final int DESCRIPTOR_HEADER = 4;
 
     private IdentifyNamespace() {
     }
@@ -47,11 +51,21 @@ public final class IdentifyNamespace {
         return Le.u8(s, offset + LBAF0 + format * 4L + 2);
     }
 
-    public static void writeDescriptors(MemorySegment out, long offset, byte[] nguid) {
+    /**
+     * The descriptor list: the UUID's, then the NGUID's, then zeroes, which end the list.
+     * Both identifiers are 16 bytes, the UUID's in the order the UUID reads.
+     */
+    public static void writeDescriptors(MemorySegment out, long offset, byte[] uuid, byte[] nguid) {
         MemorySegment s = out.asSlice(offset, BYTES);
         s.fill((byte) 0);
-        Le.u8(s, 0, NIDT_NGUID);
-        Le.u8(s, 1, 16);
-        MemorySegment.copy(MemorySegment.ofArray(nguid), 0, s, 4, 16);
+        long at = descriptor(s, 0, NIDT_UUID, uuid);
+        descriptor(s, at, NIDT_NGUID, nguid);
+    }
+
+    private static long descriptor(MemorySegment s, long at, int type, byte[] id) {
+        Le.u8(s, at, type);
+        Le.u8(s, at + 1, id.length);
+        MemorySegment.copy(MemorySegment.ofArray(id), 0, s, at + DESCRIPTOR_HEADER, id.length);
+        return at + DESCRIPTOR_HEADER + id.length;
     }
 }
