@@ -50,6 +50,13 @@ for result in "$root/target/vm/power-loss.txt" "$root/target/vm/power-loss-negat
     done < "$result"
 done
 echo "tests: $passed passed, $failed failed, $skipped skipped"
+# What failed in the micro-VM, once more at the very end (scripts/vm-evaluate.py printed each
+# whole, above the matrix): the first 20, 300 characters of each.
+if [ -s "$root/target/vm/problems.txt" ]; then
+    head -n 20 "$root/target/vm/problems.txt" | cut -c1-300 | sed 's/^/failed: /'
+    more=$(( $(wc -l < "$root/target/vm/problems.txt") - 20 ))
+    [ "$more" -le 0 ] || echo "failed: ... and $more more (target/vm/problems.txt)"
+fi
 if [ "$tests" -eq 0 ]; then
     echo "no test ran" >&2
     exit 1

@@ -1014,6 +1014,11 @@ def main():
         f.write("VM_COLUMNS=%d\n" % len(column_lines))
         for i, line in enumerate(column_lines, 1):
             f.write("VM_COLUMN_%d=%s\n" % (i, shlex.quote(line)))
+    # Again at the end of the test command's output (scripts/test-summary.sh), where a reader of
+    # only its last lines looks.
+    with open(os.path.join(VM, "problems.txt"), "w") as f:
+        for p in problems:
+            f.write(p.replace("\n", " ") + "\n")
     for p in problems:
         print("FAILED: " + p)
     sys.exit(1 if problems else 0)

@@ -16,7 +16,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p target/vm
-rm -rf target/vm/*.rc target/vm/summary.env target/vm/perf.jsonl target/vm/kernels target/vm/power-loss*.txt target/vm/reproducers.tsv \
+rm -rf target/vm/*.rc target/vm/summary.env target/vm/problems.txt target/vm/perf.jsonl target/vm/kernels target/vm/power-loss*.txt target/vm/reproducers.tsv \
     target/vm/patched target/vm/patched-module.txt target/vm/siw-module.txt
 kernels=${VERBS4J_KERNELS:-releases}
 
