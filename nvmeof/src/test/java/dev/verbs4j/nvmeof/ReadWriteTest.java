@@ -7,16 +7,20 @@ import dev.verbs4j.nvmeof.host.HostOptions;
 import dev.verbs4j.nvmeof.host.HostQueue;
 import dev.verbs4j.nvmeof.host.KeyMethod;
 import dev.verbs4j.nvmeof.host.NvmeHost;
+import dev.verbs4j.nvmeof.wire.DatasetRanges;
+import dev.verbs4j.nvmeof.wire.NvmeStatus;
 import dev.verbs4j.nvmeof.wire.Opcodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Seeded writes read back at queue depth, through keyed SGLs and in capsules, with each key method. */
@@ -156,5 +160,40 @@ class ReadWriteTest {
                 assertEquals(expected, in.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i), "byte " + i);
             }
         }
+    }
+
+    /**
+     * Dataset Management: blocks it deallocates read as zeroes (DLFEAT 001b), the others keep
+     * their data; a list with a range past the namespace's end is LBA Out of Range and
+     * deallocates none of its ranges, the good ones before it included.
+     */
+    @Test
+    void datasetManagementDeallocatesWholeListsOnly() {
+        try (NvmeHost host = NvmeHost.connect(Loopback.soft(), options())) {
+            HostQueue q = host.ioQueue(1);
+            MemorySegment out = host.allocateBuffer(8 * BLOCK);
+            Patterns.fill(out, 77);
+            q.execute(Command.write(NSID, 1800, 8, out), Duration.ofSeconds(10));
+            MemorySegment ranges = host.allocateBuffer(2 * DatasetRanges.ENTRY_BYTES);
+            DatasetRanges.write(ranges, 0, 1801, 1);
+            DatasetRanges.write(ranges, 1, 1804, 2);
+            q.execute(dataset(ranges, 2), Duration.ofSeconds(10));
+            DatasetRanges.write(ranges, 0, 1800, 1);
+            DatasetRanges.write(ranges, 1, host.namespaces().get(0).blocks() - 1, 2);
+            NvmeException e = assertThrows(NvmeException.class, () -> q.execute(dataset(ranges, 2), Duration.ofSeconds(10)));
+            assertEquals(NvmeStatus.LBA_RANGE | NvmeStatus.DNR, e.status());
+            MemorySegment in = host.allocateBuffer(8 * BLOCK);
+            q.execute(Command.read(NSID, 1800, 8, in), Duration.ofSeconds(10));
+            for (int i = 0; i < 8 * BLOCK; i++) {
+                int block = i / BLOCK;
+                byte expected = block == 1 || block == 4 || block == 5 ? 0 : out.get(ValueLayout.JAVA_BYTE, i);
+                assertEquals(expected, in.get(ValueLayout.JAVA_BYTE, i), "byte " + i);
+            }
+        }
+    }
+
+    private static Command dataset(MemorySegment ranges, int count) {
+        return new Command().opcode(Opcodes.IO_DATASET_MANAGEMENT).nsid(NSID).cdw(10, count - 1)
+                .cdw(11, DatasetRanges.ATTRIBUTE_DEALLOCATE).data(ranges, true);
     }
 }

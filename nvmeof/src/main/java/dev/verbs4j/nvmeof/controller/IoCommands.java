@@ -1,14 +1,19 @@
 package dev.verbs4j.nvmeof.controller;
 
+import dev.verbs4j.nvmeof.wire.DatasetRanges;
 import dev.verbs4j.nvmeof.wire.NvmeStatus;
 import dev.verbs4j.nvmeof.wire.Opcodes;
 import dev.verbs4j.nvmeof.wire.Sqe;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 
 /**
- * Read, Write, Flush and Write Zeroes. Every range is checked against the namespace before
- * any data moves: a range past the end is LBA Out of Range and nothing is transferred.
+ * Read, Write, Flush, Write Zeroes and Dataset Management. Every range is checked against the
+ * namespace before any data moves: a range past the end is LBA Out of Range and nothing is
+ * transferred. Dataset Management's ranges are its data, so they are all checked when they
+ * have arrived, before the first is deallocated; a deallocated block reads as zeroes (DLFEAT
+ * 001b), and the other attributes are hints the target may ignore.
  */
 final class IoCommands {
     private static final int NSID_ALL = 0xffffffff;
@@ -22,7 +27,7 @@ final class IoCommands {
         Sqe sqe = slot.sqe;
         int opcode = sqe.opcode();
         if (opcode != Opcodes.IO_READ && opcode != Opcodes.IO_WRITE && opcode != Opcodes.IO_FLUSH
-                && opcode != Opcodes.IO_WRITE_ZEROES) {
+                && opcode != Opcodes.IO_WRITE_ZEROES && opcode != Opcodes.IO_DATASET_MANAGEMENT) {
             return NvmeStatus.INVALID_OPCODE | NvmeStatus.DNR;
         }
         Subsystem subsystem = queue.controller.subsystem;
@@ -34,6 +39,10 @@ final class IoCommands {
             return NvmeStatus.INVALID_NAMESPACE | NvmeStatus.DNR;
         }
         if (opcode == Opcodes.IO_FLUSH) {
+            return NvmeStatus.SUCCESS;
+        }
+        if (opcode == Opcodes.IO_DATASET_MANAGEMENT) {
+            slot.length = DatasetRanges.count(sqe.cdw(10)) * DatasetRanges.ENTRY_BYTES;
             return NvmeStatus.SUCCESS;
         }
         long start = sqe.startLba();
@@ -66,6 +75,10 @@ final class IoCommands {
                 return true;
             }
             Namespace ns = subsystem.namespace(sqe.nsid());
+            if (sqe.opcode() == Opcodes.IO_DATASET_MANAGEMENT) {
+                slot.status = datasetManagement(ns, slot);
+                return true;
+            }
             long byteOffset = sqe.startLba() << ns.blockShift();
             switch (sqe.opcode()) {
                 case Opcodes.IO_READ -> ns.read(byteOffset, slot.data, 0, slot.length);
@@ -80,5 +93,27 @@ final class IoCommands {
             slot.status = NvmeStatus.INTERNAL;
         }
         return true;
+    }
+
+    /** Checks every range, then deallocates them when CDW11 asks for it; returns the status. */
+    private static int datasetManagement(Namespace ns, CommandSlot slot) throws IOException {
+        int ranges = DatasetRanges.count(slot.sqe.cdw(10));
+        MemorySegment list = slot.data.segment();
+        for (int i = 0; i < ranges; i++) {
+            long start = DatasetRanges.startingLba(list, i);
+            long blocks = DatasetRanges.blocks(list, i);
+            if (start < 0 || start > ns.blockCount() || blocks > ns.blockCount() - start) {
+                return NvmeStatus.LBA_RANGE | NvmeStatus.DNR;
+            }
+        }
+        if ((slot.sqe.cdw(11) & DatasetRanges.ATTRIBUTE_DEALLOCATE) != 0) {
+            for (int i = 0; i < ranges; i++) {
+                long blocks = DatasetRanges.blocks(list, i);
+                if (blocks > 0) {
+                    ns.writeZeroes(DatasetRanges.startingLba(list, i) << ns.blockShift(), blocks << ns.blockShift());
+                }
+            }
+        }
+        return NvmeStatus.SUCCESS;
     }
 }

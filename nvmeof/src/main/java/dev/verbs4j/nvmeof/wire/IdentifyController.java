@@ -46,6 +46,8 @@ public final class IdentifyController {
     public static final int CTRATT_HOST_ID_128 = 1;
     /** LPA bit 2: Get Log Page takes an offset and extended lengths. */
     public static final int LPA_EXTENDED = 1 << 2;
+    /** ONCS bit 2: Dataset Management. */
+    public static final int ONCS_DATASET_MANAGEMENT = 1 << 2;
     /** ONCS bit 3: Write Zeroes. */
     public static final int ONCS_WRITE_ZEROES = 1 << 3;
     /**
@@ -83,7 +85,7 @@ public final class IdentifyController {
         Le.u32(s, NN, f.namespaceCount());
         Le.u32(s, MNAN, f.namespaceCount());
         if (!f.discovery()) {
-            Le.u16(s, ONCS, ONCS_WRITE_ZEROES);
+            Le.u16(s, ONCS, ONCS_DATASET_MANAGEMENT | ONCS_WRITE_ZEROES);
             Le.u8(s, VWC, f.volatileWriteCache() ? 1 : 0);
         }
         Le.u32(s, SGLS, SGLS_SUPPORTED);

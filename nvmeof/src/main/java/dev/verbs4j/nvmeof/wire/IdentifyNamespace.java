@@ -18,6 +18,9 @@ public final class IdentifyNamespace {
     public static final int NUSE = 16;
     public static final int NLBAF = 25;
     public static final int FLBAS = 26;
+    /** DLFEAT: bits 2:0 say what a deallocated block reads as; 001b, zeroes. */
+    public static final int DLFEAT = 33;
+    public static final int DLFEAT_READS_ZEROES = 1;
     public static final int NGUID = 104;
     public static final int LBAF0 = 128;
     /** Namespace identifier type 2: a 16-byte NGUID. */
@@ -38,6 +41,7 @@ public final class IdentifyNamespace {
         Le.u64(s, NUSE, blocks);
         Le.u8(s, NLBAF, 0);
         Le.u8(s, FLBAS, 0);
+        Le.u8(s, DLFEAT, DLFEAT_READS_ZEROES);
         MemorySegment.copy(MemorySegment.ofArray(nguid), 0, s, NGUID, 16);
         Le.u8(s, LBAF0 + 2, blockShift);
     }

@@ -13,6 +13,7 @@ public final class Opcodes {
     public static final int IO_WRITE = 0x01;
     public static final int IO_READ = 0x02;
     public static final int IO_WRITE_ZEROES = 0x08;
+    public static final int IO_DATASET_MANAGEMENT = 0x09;
 
     /** The fabrics command opcode; {@link Sqe#fctype} says which. */
     public static final int FABRICS = 0x7f;
