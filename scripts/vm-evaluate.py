@@ -21,6 +21,7 @@ scripts/pyverbs-run.py) are the reference the suite is mapped to
 (conformance-tests/pyverbs/mapping.tsv): the run fails when the reference is missing, when a
 pyverbs test that ran has no mapping line, or when a line names a case the suite does not have.
 """
+import collections
 import datetime
 import fnmatch
 import glob
@@ -894,6 +895,58 @@ def judge_lossy(column_lines, problems):
     return 1
 
 
+BLKTESTS_FINDINGS = os.path.join(ROOT, "nvmeof", "blktests-findings.tsv")
+
+
+def judge_blktests(column_lines, problems):
+    """blktests' nvme group (scripts/vm-blktests.sh: target/vm/blktests.tsv, or blktests-skipped.txt
+    saying why it did not run): the kernel host against verbs4j's target and against the kernel's,
+    the reference. A test that passes against the kernel's target and fails against verbs4j's
+    fails the run unless nvmeof/blktests-findings.tsv explains it; a test that fails against both
+    is reported, not judged. Returns the number of tests that passed against verbs4j's target, and
+    the number that did not run on either (skips, with blktests' reasons)."""
+    skipped = read_lines(os.path.join(VM, "blktests-skipped.txt"))
+    rows = [line.split("\t") for line in read_lines(os.path.join(VM, "blktests.tsv")) or [] if line.strip()]
+    if skipped and not rows:
+        column_lines.append("blktests: skipped: %s" % skipped[0])
+        return 0, 0
+    if not rows:
+        return 0, 0
+    explained = {}
+    for line in read_lines(BLKTESTS_FINDINGS) or []:
+        fields = line.split("\t")
+        if len(fields) >= 2 and not line.startswith("#"):
+            explained[fields[0]] = fields[1]
+    outcome = {}
+    for fields in rows:
+        if len(fields) >= 3:
+            outcome[(fields[0], fields[1])] = (fields[2], fields[3] if len(fields) > 3 else "")
+    tests = sorted({test for _, test in outcome})
+    for column in ("kernel", "java"):
+        counts = collections.Counter(outcome[(c, t)][0] for c, t in outcome if c == column)
+        if counts:
+            column_lines.append("blktests-%s: %d passed, %d failed, %d not run" % (
+                column, counts["pass"], counts["fail"], counts["not run"]))
+    passed = not_run = 0
+    for test in tests:
+        kernel, _ = outcome.get(("kernel", test), ("absent", ""))
+        java, why = outcome.get(("java", test), ("absent", ""))
+        if java == "pass":
+            passed += 1
+        elif java == "not run":
+            not_run += 1
+            print("blktests %s: not run against verbs4j's target: %s" % (test, why.strip()))
+        if java == "fail" or (java == "absent" and kernel == "pass"):
+            line = "blktests %s: %s against the kernel's target, %s against verbs4j's: %s" % (test, kernel, java, why.strip())
+            if test in explained:
+                print(line + " (listed: %s)" % explained[test])
+            elif kernel in ("pass", "absent"):
+                problems.append(line)
+            else:
+                print(line + " (the reference fails too)")
+    return passed, not_run
+
+
 def main():
     if sys.argv[1:] == ["--pairs"]:
         # scripts/vm-pair.sh: the two-host columns only, against the one-host columns of the last test run.
@@ -1004,8 +1057,10 @@ def main():
     cm_passed = judge_connection_manager(column_lines, problems)
     netdev_passed = judge_netdev(column_lines, problems)
     lossy_passed = judge_lossy(column_lines, problems)
+    blktests_passed, blktests_not_run = judge_blktests(column_lines, problems)
+    skipped += blktests_not_run
 
-    passed += interop_passed + fuzz_passed + cm_passed + netdev_passed + lossy_passed
+    passed += blktests_passed + interop_passed + fuzz_passed + cm_passed + netdev_passed + lossy_passed
     print("kernel rxe VM, all columns: %d passed, %d failed, %d skipped, %d findings"
           % (passed, len(problems), skipped, findings))
     with open(os.path.join(VM, "summary.env"), "w") as f:
