@@ -12,14 +12,16 @@
 #
 # The target: TargetMain on the soft provider in namespace 'peer' at 10.9.0.2
 # (NVMET_CONTROL_PROVIDER=soft, the default) or on the ibverbs provider on rxe0 at 10.9.0.1
-# (=ibverbs), port 4420. Each subsystem set up has one namespace, a file of NVME_IMG_SIZE
-# (default 64M) with the subsystem's UUID as the namespace's, and admits only its host NQN.
+# (=ibverbs), port 4420. It starts with the first setup and runs until stop; setup offers a
+# subsystem to it and cleanup withdraws one through its control pipe (TargetMain --control),
+# as nvmet's configfs changes a running kernel target: the hosts of other subsystems keep
+# their controllers, and a host whose subsystem comes back reconnects within its reconnect
+# delay. Each subsystem has one namespace, a file of NVME_IMG_SIZE (default 64M) with the
+# subsystem's UUID as the namespace's, and admits only its host NQN.
 # The largest transfer is 1 MiB (MDTS 8), as nvmet-rdma's: blktests' nvme/029 passes 512 KiB
 # through nvme-cli's passthrough, which the host cannot split as it splits block I/O; the
 # queues are 32 entries deep to keep the buffers that needs (two per entry) at 64 MiB a queue.
-# The target serves every subsystem set up and not yet cleaned up: setup and cleanup start it
-# again with the new list (a host connected to another subsystem reconnects, as it would to a
-# target that restarted). State and logs in NVMET_CONTROL_STATE (default /run/verbs4j-nvmet).
+# State and logs in NVMET_CONTROL_STATE (default /run/verbs4j-nvmet).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 state=${NVMET_CONTROL_STATE:-/run/verbs4j-nvmet}
@@ -34,8 +36,14 @@ hostnqn=nqn.2014-08.org.nvmexpress:uuid:$hostid
 subsysnqn=blktests-subsystem-1
 subsys_uuid=91fdba0d-0000-4c25-b80f-000000000001
 mkdir -p "$state"
-subsystems=$state/subsystems # one line a subsystem: NQN UUID HOSTNQN
-touch "$subsystems"
+
+log=$state/target.log
+fifo=$state/control
+
+running() {
+    local pid
+    pid=$(cat "$state/pid" 2>/dev/null) && kill -0 "$pid" 2>/dev/null
+}
 
 stop_target() {
     local pid
@@ -49,14 +57,9 @@ stop_target() {
     kill -9 "$pid" 2>/dev/null
 }
 
-# Starts the target for every subsystem listed; returns once it listens, 1 if it did not.
+# Starts the target with no subsystem, reading the control pipe; returns once it does.
 start_target() {
-    local args=() nqn uuid host run=() devices=()
-    while read -r nqn uuid host; do
-        [ -n "$nqn" ] || continue
-        args+=(--subsystem "$nqn" --allow-host "$host" --namespace "file:$state/$nqn.img:${NVME_IMG_SIZE:-64M}:uuid=$uuid")
-    done < "$subsystems"
-    [ ${#args[@]} -gt 0 ] || return 0
+    local run=() devices=()
     cd "$root" || return 1
     # shellcheck source=vm-guest-env.sh
     source scripts/vm-guest-env.sh
@@ -65,17 +68,36 @@ start_target() {
     java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1)
     [ ! -f "$(cds_archive "$classpath")" ] || java+=(-XX:SharedArchiveFile="$(cds_archive "$classpath")" -Xlog:cds=off)
     [ "$provider" = ibverbs ] || { run=(ip netns exec peer); devices=(-Dverbs4j.soft.devices=p0=$address); }
-    local log=$state/target.log mark
-    mark=$(wc -l < "$log" 2>/dev/null || echo 0)
-    echo "== $(date +%T) start: ${args[*]}" >> "$log"
+    rm -f "$fifo"
+    mkfifo "$fifo" || return 1
+    : > "$log"
     "${run[@]}" "${java[@]}" "${devices[@]}" -cp "$classpath" dev.verbs4j.nvmeof.TargetMain --provider "$provider" \
-        --address "$address" --port 4420 --mdts 8 --queue-entries 32 "${args[@]}" >> "$log" 2>&1 < /dev/null &
+        --address "$address" --port 4420 --mdts 8 --queue-entries 32 --control "$fifo" >> "$log" 2>&1 < /dev/null &
     echo $! > "$state/pid"
     for _ in $(seq 1 600); do
-        tail -n +"$((mark + 1))" "$log" | grep -q "nvmeof target on" && return 0
-        kill -0 "$(cat "$state/pid")" 2>/dev/null || { rm -f "$state/pid"; return 1; }
+        grep -q "^control: reading" "$log" && return 0
+        running || return 1
         sleep 0.1
     done
+    return 1
+}
+
+# Sends one command through the control pipe; returns 0 when the target's answer is not an error.
+control() {
+    local mark answer
+    running || start_target || { echo "nvmet-control: the target did not start (log: $log)" >&2; return 1; }
+    mark=$(wc -l < "$log")
+    echo "$*" > "$fifo"
+    for _ in $(seq 1 300); do
+        answer=$(tail -n +"$((mark + 1))" "$log" | grep -m 1 "^control: ")
+        if [ -n "$answer" ]; then
+            echo "$answer" >> "$state/control.log"
+            [[ $answer != "control: error"* ]]
+            return
+        fi
+        sleep 0.1
+    done
+    echo "nvmet-control: no answer to '$*' (log: $log)" >&2
     return 1
 }
 
@@ -113,22 +135,14 @@ case $command in
             exit 1
         fi
         [ -n "$nqn" ] && [ -n "$uuid" ] && [ -n "$host" ] || { echo "nvmet-control: setup needs --subsysnqn, --subsys-uuid and --hostnqn" >&2; exit 2; }
-        grep -v "^$nqn " "$subsystems" > "$subsystems.new"
-        echo "$nqn $uuid $host" >> "$subsystems.new"
-        mv "$subsystems.new" "$subsystems"
         rm -f "$state/$nqn.img"
-        stop_target
-        start_target || { echo "nvmet-control: the target did not start (log: $state/target.log)" >&2; exit 1; } ;;
+        control offer "$nqn" "$host" "file:$state/$nqn.img:${NVME_IMG_SIZE:-64M}:uuid=$uuid" ;;
     cleanup)
         nqn=$(option subsysnqn "$@")
-        grep -v "^$nqn " "$subsystems" > "$subsystems.new"
-        mv "$subsystems.new" "$subsystems"
-        rm -f "$state/$nqn.img"
-        stop_target
-        start_target || { echo "nvmet-control: the target did not start (log: $state/target.log)" >&2; exit 1; } ;;
+        ! running || control withdraw "$nqn"
+        rm -f "$state/$nqn.img" ;;
     stop)
-        stop_target
-        : > "$subsystems" ;;
+        stop_target ;;
     *)
         echo "usage: nvmet-control.sh config|setup|cleanup|stop [OPTIONS]" >&2
         exit 2 ;;

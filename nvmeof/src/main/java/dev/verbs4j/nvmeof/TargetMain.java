@@ -26,10 +26,12 @@ import java.util.concurrent.TimeUnit;
  * TargetMain --address 10.0.0.1 [--port 4420] [--provider soft|ibverbs]
  *            --subsystem NQN [--allow-host NQN]... --namespace file:PATH:SIZE[:BLOCK][:uuid=UUID] | mem:SIZE[:BLOCK][:uuid=UUID] ...
  *            [--subsystem NQN ...] [--queue-entries 128] [--in-capsule 4096] [--mdts 5]
- *            [--io-queues 8] [--no-remote-invalidate]
+ *            [--io-queues 8] [--no-remote-invalidate] [--control FIFO]
  * </pre>
  * Each {@code --allow-host} and {@code --namespace} belongs to the {@code --subsystem} before
- * it; a subsystem without {@code --allow-host} takes any host.
+ * it; a subsystem without {@code --allow-host} takes any host. With {@code --control} the
+ * target may start without a subsystem and takes more, or gives them up, through the named
+ * pipe {@code FIFO} ({@link ControlFifo}).
  */
 public final class TargetMain {
     private TargetMain() {
@@ -44,6 +46,7 @@ public final class TargetMain {
         int mdts = 5;
         int ioQueues = 8;
         boolean invalidate = true;
+        Path control = null;
         List<Subsystem> subsystems = new ArrayList<>();
         String nqn = null;
         List<Namespace> namespaces = new ArrayList<>();
@@ -59,6 +62,7 @@ public final class TargetMain {
                     case "--mdts" -> mdts = Integer.parseInt(Arguments.value(args, i++));
                     case "--io-queues" -> ioQueues = Integer.parseInt(Arguments.value(args, i++));
                     case "--no-remote-invalidate" -> invalidate = false;
+                    case "--control" -> control = Path.of(Arguments.value(args, i++));
                     case "--subsystem" -> {
                         if (nqn != null) {
                             subsystems.add(subsystem(nqn, subsystems.size(), namespaces, hosts));
@@ -79,10 +83,12 @@ public final class TargetMain {
                     throw new IllegalArgumentException(args[i] + " comes after a --subsystem");
                 }
             }
-            if (nqn == null || address == null) {
-                throw new IllegalArgumentException("--address and at least one --subsystem are needed");
+            if (address == null || nqn == null && control == null) {
+                throw new IllegalArgumentException("--address and at least one --subsystem (or --control) are needed");
             }
-            subsystems.add(subsystem(nqn, subsystems.size(), namespaces, hosts));
+            if (nqn != null) {
+                subsystems.add(subsystem(nqn, subsystems.size(), namespaces, hosts));
+            }
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             usage();
@@ -103,6 +109,11 @@ public final class TargetMain {
         for (Subsystem s : subsystems) {
             System.out.println("  " + s.nqn() + ": " + s.namespaces().size() + " namespace(s), hosts "
                     + (s.allowedHosts().isEmpty() ? "any" : s.allowedHosts()));
+        }
+        if (control != null) {
+            ControlFifo fifo = new ControlFifo(control, target, subsystems.size(), System.out);
+            Thread.ofPlatform().name("nvmeof-control").daemon(true).start(fifo::run);
+            System.out.println("control: reading " + control);
         }
         // What an operator looks for when a host lost its controller: one line whenever it changes.
         String said = "";
@@ -170,6 +181,8 @@ public final class TargetMain {
                 usage: TargetMain --address A [--port 4420] [--provider soft|ibverbs]
                          --subsystem NQN [--allow-host NQN]... --namespace file:PATH:SIZE[:BLOCK][:uuid=UUID]|mem:SIZE[:BLOCK][:uuid=UUID]...
                          [--subsystem NQN ...] [--queue-entries 128] [--in-capsule 4096] [--mdts 5]
-                         [--io-queues 8] [--no-remote-invalidate]""");
+                         [--io-queues 8] [--no-remote-invalidate] [--control FIFO]
+                with --control, lines written to the named pipe FIFO change the subsystems while it runs:
+                  offer NQN HOSTNQN|any NAMESPACE...    withdraw NQN""");
     }
 }

@@ -25,6 +25,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -65,6 +68,8 @@ public final class Target implements AutoCloseable {
     /** Queues ended because handling their commands or events threw. */
     private long faults;
     private long keepAliveExpiries;
+    /** Changes to the subsystems, asked for by other threads, that the next step makes. */
+    private final Queue<Runnable> changes = new ConcurrentLinkedQueue<>();
 
     public Target(Provider provider, TargetOptions options, List<Subsystem> offered) {
         this.provider = provider;
@@ -133,6 +138,11 @@ public final class Target implements AutoCloseable {
     public int doWork(long nowNs) {
         this.nowNs = nowNs;
         int work = 0;
+        Runnable change;
+        while ((change = changes.poll()) != null) {
+            change.run();
+            work++;
+        }
         Optional<CmEvent> event;
         while ((event = channel.nextEvent(Duration.ZERO)).isPresent()) {
             try {
@@ -296,6 +306,51 @@ public final class Target implements AutoCloseable {
 
     Subsystem subsystem(String nqn) {
         return subsystems.get(nqn);
+    }
+
+    /**
+     * Offers {@code subsystem} from the target's next step on, as an administrator adds one to
+     * a running target. Any thread may call it.
+     *
+     * @return completes once hosts can connect to it; fails with IllegalArgumentException when
+     *         its NQN is the discovery NQN or another offered subsystem's
+     */
+    public CompletableFuture<Void> offer(Subsystem subsystem) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        changes.add(() -> {
+            if (subsystem.nqn().equals(Nqn.DISCOVERY) || subsystems.putIfAbsent(subsystem.nqn(), subsystem) != null) {
+                done.completeExceptionally(new IllegalArgumentException("subsystem NQN " + subsystem.nqn() + " is taken"));
+                return;
+            }
+            discoveryGeneration++;
+            done.complete(null);
+        });
+        return done;
+    }
+
+    /**
+     * Withdraws the subsystem {@code nqn} at the target's next step: it leaves the discovery
+     * log, and every controller of it ends with its queues, whose hosts see them disconnected
+     * (and may reconnect once it is offered again). Any thread may call it.
+     *
+     * @return completes with the subsystem withdrawn, whose namespaces are the caller's to
+     *         close, or null when no subsystem has that NQN
+     */
+    public CompletableFuture<Subsystem> withdraw(String nqn) {
+        CompletableFuture<Subsystem> done = new CompletableFuture<>();
+        changes.add(() -> {
+            Subsystem s = subsystems.remove(nqn);
+            if (s != null) {
+                discoveryGeneration++;
+                for (Controller c : List.copyOf(controllers.values())) {
+                    if (c.subsystem == s) {
+                        dropController(c);
+                    }
+                }
+            }
+            done.complete(s);
+        });
+        return done;
     }
 
     boolean isDiscovery(String nqn) {
