@@ -65,12 +65,16 @@ mkdir -p "$work/tmp"
 export SYSTEMD_IGNORE_CHROOT=1
 
 collect() { # column results-dir: one line per test in blktests' result files
-    local column=$1 dir=$2 f status reason
+    # A test blktests runs once per block device type is named with the type where it is not a
+    # file (the kernel's target also runs the loop-device variant, which an external target has not).
+    local column=$1 dir=$2 f status reason name
     for f in $(find "$dir" -type f -path '*/nvme/*' ! -name '*.*' | sort); do
         status=$(awk -F'\t' '$1 == "status" { print $2 }' "$f")
         reason=$(awk -F'\t' '$1 == "reason" { print $2 }' "$f" | tr '\n' ' ')
         [ "$status" != fail ] || reason="$reason$(head -c 300 "$f.out.bad" 2>/dev/null | tr '\n\t' '  ')"
-        printf '%s\t%s\t%s\t%s\n' "$column" "nvme/$(basename "$f")" "$status" "$reason" >> "$root/$results"
+        name="nvme/$(basename "$f")"
+        [[ $f != *_bd_device/* ]] || name="$name bd=device"
+        printf '%s\t%s\t%s\t%s\n' "$column" "$name" "$status" "$reason" >> "$root/$results"
     done
 }
 
