@@ -69,8 +69,7 @@ final class ControlFifo {
                     namespaces.add(TargetMain.namespace(spec));
                 }
                 Set<String> hosts = words[2].equals("any") ? Set.of() : Set.of(words[2]);
-                offered++;
-                Subsystem s = new Subsystem(words[1], String.format("VERBS4J%08d", offered), namespaces, hosts);
+                Subsystem s = TargetMain.subsystem(words[1], offered++, namespaces, hosts);
                 try {
                     target.offer(s).get();
                 } catch (ExecutionException e) {

@@ -127,7 +127,8 @@ public final class TargetMain {
         }
     }
 
-    private static Subsystem subsystem(String nqn, int index, List<Namespace> namespaces, Set<String> hosts) {
+    /** Subsystem number {@code index} (0-based), with the serial number that index gives it. */
+    static Subsystem subsystem(String nqn, int index, List<Namespace> namespaces, Set<String> hosts) {
         if (namespaces.isEmpty()) {
             throw new IllegalArgumentException("subsystem " + nqn + " has no --namespace");
         }

@@ -47,7 +47,7 @@ final class IoCommands {
         }
         long start = sqe.startLba();
         long blocks = sqe.blockCount();
-        if (start < 0 || start > ns.blockCount() || blocks > ns.blockCount() - start) {
+        if (outside(ns, start, blocks)) {
             return NvmeStatus.LBA_RANGE | NvmeStatus.DNR;
         }
         if (opcode == Opcodes.IO_WRITE_ZEROES) {
@@ -95,6 +95,11 @@ final class IoCommands {
         return true;
     }
 
+    /** Whether {@code blocks} blocks from LBA {@code start} reach past the namespace (or start before it). */
+    private static boolean outside(Namespace ns, long start, long blocks) {
+        return start < 0 || start > ns.blockCount() || blocks > ns.blockCount() - start;
+    }
+
     /** Checks every range, then deallocates them when CDW11 asks for it; returns the status. */
     private static int datasetManagement(Namespace ns, CommandSlot slot) throws IOException {
         int ranges = DatasetRanges.count(slot.sqe.cdw(10));
@@ -102,7 +107,7 @@ final class IoCommands {
         for (int i = 0; i < ranges; i++) {
             long start = DatasetRanges.startingLba(list, i);
             long blocks = DatasetRanges.blocks(list, i);
-            if (start < 0 || start > ns.blockCount() || blocks > ns.blockCount() - start) {
+            if (outside(ns, start, blocks)) {
                 return NvmeStatus.LBA_RANGE | NvmeStatus.DNR;
             }
         }

@@ -12,7 +12,6 @@ import java.lang.foreign.MemorySegment;
  */
 public final class DatasetRanges {
     public static final int ENTRY_BYTES = 16;
-    public static final int MAX_RANGES = 256;
     /** CDW11 bit 2: deallocate the ranges (AD). */
     public static final int ATTRIBUTE_DEALLOCATE = 1 << 2;
     private static final int LENGTH = 4;
