@@ -7,15 +7,17 @@
 #
 # rxe (the default): rdma_rxe.ko with the series applied: this folder's, or the .patch files
 # of DIR in the order of their names (patches of drivers/infiniband/sw/rxe only).
-# siw: the kernel's soft-iWARP, siw.ko, unpatched; Debian's kernels do not ship it.
+# siw: the kernel's soft-iWARP, siw.ko (Debian's kernels do not ship it), with siw/'s series
+# applied, or DIR's (patches of drivers/infiniband/sw/siw only; an empty DIR builds it as the
+# kernel has it).
 #
 # The headers' CONFIG_CC_VERSION_TEXT names trixie's gcc-14, and their kbuild programs (fixdep,
 # modpost) need trixie's C library, newer than a bookworm host's, so the build runs in a
 # trixie root made once with mmdebstrap (gcc-14, make, the kbuild programs' libraries,
 # pahole; about 0.4 GB) from the host's Debian mirror, into which the headers packages
 # (linux-headers-RELEASE, its -common and linux-kbuild) are unpacked.
-# Cached: $RXEVM_CACHE/rxe-module/DIGEST/rdma_rxe.ko, DIGEST from the series' contents, and
-# $RXEVM_CACHE/siw-module/RELEASE/siw.ko.
+# Cached: $RXEVM_CACHE/rxe-module/DIGEST/rdma_rxe.ko and $RXEVM_CACHE/siw-module/RELEASE-DIGEST/siw.ko,
+# DIGEST from the series' contents.
 # Needs root (chroot) and rxe-vm/fetch.sh's private apt index.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,14 +35,14 @@ source "$here/lib.sh"
 source "$here/../../rxe-vm/lib.sh"
 RELEASE=7.3.4+deb13
 HEADERS=linux-headers-$RELEASE-amd64
+digest=$(patches_digest "$module")
 case $module in
     rxe)
-        [ -n "$(patches_series)" ] || patches_die "no .patch files in $PATCHES_DIR"
-        digest=$(patches_digest)
+        [ -n "$(patches_series rxe)" ] || patches_die "no .patch files in $(patches_dir rxe)"
         out=$RXEVM_CACHE/rxe-module/$digest
         ko=rdma_rxe.ko ;;
     siw)
-        out=$RXEVM_CACHE/siw-module/$RELEASE
+        out=$RXEVM_CACHE/siw-module/$RELEASE-$digest
         ko=siw.ko ;;
 esac
 if [ -f "$out/$ko" ]; then
@@ -72,16 +74,10 @@ want=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$root/usr/src/$HEADERS
 have=$(chroot "$root" x86_64-linux-gnu-gcc-14 --version | head -n 1)
 [ "$want" = "$have" ] || echo "build-module: warning: the kernel was built with '$want', this is '$have'" >&2
 
-case $module in
-    rxe) patches_apply_rxe "$root/build/rxe"
-         config=() ;;
-    siw) tree=$(patches_source_tree)
-         rm -rf "$root/build/siw"
-         mkdir -p "$root/build"
-         cp -a "$tree/drivers/infiniband/sw/siw" "$root/build/siw"
-         # Debian's configuration leaves soft-iWARP out; its Makefile builds for =m.
-         config=(CONFIG_RDMA_SIW=m) ;;
-esac
+patches_apply "$module" "$root/build/$module"
+config=()
+# Debian's configuration leaves soft-iWARP out; its Makefile builds for =m.
+[ "$module" = rxe ] || config=(CONFIG_RDMA_SIW=m)
 # objtool reads its limits from /proc.
 mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
 trap 'umount "$root/proc" 2>/dev/null || true' EXIT
@@ -90,11 +86,7 @@ chroot "$root" make -s -C "/usr/src/$HEADERS" M="/build/$module" "${config[@]}" 
 mkdir -p "$out"
 cp "$root/build/$module/$ko" "$out/$ko"
 {
-    if [ "$module" = rxe ]; then
-        echo "series $PATCHES_DIR, digest $digest, $(patches_series | wc -l) patches"
-    else
-        echo "drivers/infiniband/sw/siw, unpatched"
-    fi
+    echo "drivers/infiniband/sw/$module with the series $(patches_dir "$module"), digest $digest, $(patches_series "$module" | wc -l) patches"
     echo "against $SOURCE_PACKAGE $SOURCE_VERSION, headers $HEADERS"
     echo "compiler $have"
 } > "$out/built.txt"

@@ -1,11 +1,12 @@
 # Sourced by check.sh and rxe-vm's module build: the Debian kernel source the series is
 # against, fetched the way rxe-vm/fetch.sh fetches kernel packages (its private apt index in
-# $RXEVM_CACHE/apt, which fetch.sh writes), and the series applied to a copy of its rxe.
+# $RXEVM_CACHE/apt, which fetch.sh writes), and a series applied to a copy of its rxe or siw.
 RXEVM_CACHE=${RXEVM_CACHE:-${VERBS4J_CACHE:-$HOME/.cache/verbs4j}/rxe-vm}
 PATCHES_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# The series: this folder's, or a folder of .patch files of one's own (PATCHES_DIR, or
-# build-module.sh --series), applied in the order of their names.
-PATCHES_DIR=${PATCHES_DIR:-$PATCHES_HOME}
+# A driver's series (rxe or siw): this folder's .patch files for rxe, those of siw/ for siw, or
+# a folder of .patch files of one's own (PATCHES_DIR, or build-module.sh --series), applied
+# in the order of their names.
+PATCHES_DIR=${PATCHES_DIR:-}
 # The kernel the series is against: the newest that rxe-vm/fetch.sh picks (7.3.4 here).
 SOURCE_PACKAGE=linux-source-7.3
 SOURCE_VERSION=7.3.4-1~bpo13+1
@@ -48,30 +49,41 @@ patches_source_tree() {
     echo "$tree"
 }
 
-# The series, in order.
-patches_series() {
-    LC_ALL=C ls "$PATCHES_DIR"/*.patch 2>/dev/null
+# The folder of driver $1's series.
+patches_dir() {
+    if [ -n "$PATCHES_DIR" ]; then
+        echo "$PATCHES_DIR"
+    elif [ "$1" = siw ]; then
+        echo "$PATCHES_HOME/siw"
+    else
+        echo "$PATCHES_HOME"
+    fi
 }
 
-# A digest of the series' code (each patch from its first "diff --git" on, so that a
+# The series of driver $1, in order.
+patches_series() {
+    LC_ALL=C ls "$(patches_dir "$1")"/*.patch 2>/dev/null
+}
+
+# A digest of driver $1's series' code (each patch from its first "diff --git" on, so that a
 # reworded message or a renumbering names the same build), naming what is built from it.
 patches_digest() {
     local p
-    for p in $(patches_series); do
+    for p in $(patches_series "$1"); do
         sed -n '/^diff --git/,$p' "$p"
     done | sha256sum | cut -c1-16
 }
 
-# Copies the source's drivers/infiniband/sw/rxe to $1 and applies the series there.
-patches_apply_rxe() {
-    local tree out=$1 p
+# Copies the source's drivers/infiniband/sw/$1 (rxe or siw) to $2 and applies its series there.
+patches_apply() {
+    local driver=$1 out=$2 tree p
     tree=$(patches_source_tree) || exit 1
     rm -rf "$out"
     mkdir -p "$out"
-    cp -a "$tree/drivers/infiniband/sw/rxe/." "$out/"
-    for p in $(patches_series); do
-        grep -E '^\+\+\+ b/' "$p" | grep -vq '^+++ b/drivers/infiniband/sw/rxe/' &&
-            patches_die "$(basename "$p") touches files outside drivers/infiniband/sw/rxe; the harness builds rdma_rxe.ko only"
+    cp -a "$tree/drivers/infiniband/sw/$driver/." "$out/"
+    for p in $(patches_series "$driver"); do
+        grep -E '^\+\+\+ b/' "$p" | grep -vq "^+++ b/drivers/infiniband/sw/$driver/" &&
+            patches_die "$(basename "$p") touches files outside drivers/infiniband/sw/$driver; the harness builds that driver's module only"
         patch -s -p5 -d "$out" --no-backup-if-mismatch < "$p" || patches_die "$(basename "$p") does not apply"
     done
 }
