@@ -33,17 +33,18 @@ import java.util.Map;
  * The ping-pongs run twice, each against the UDP ping-pong of the same structure: with a
  * thread for each side (as ib_write_lat's and ib_send_lat's two processes, and as the
  * two-process rows), and with one thread playing both sides in turn;
- * <li>WRITE, READ and SEND of 64 KiB at least 90 % of the UDP bandwidth with the same
- * datagram sizes, WRITE over 1 to 64 queue pairs too, each against the better of two UDP
- * streams: one with a thread per side and one whose thread sends and receives in turn
- * (which is better moves with the machine and with how the streams batch).
+ * <li>WRITE, READ and SEND of 64 KiB at least 90 % of the UDP stream of the same datagram
+ * sizes and the same thread shape with a CRC32 of each datagram at each end (the ICRC's work,
+ * which every RoCE end does), WRITE over 1 to 64 queue pairs too. Caller progress in one
+ * process is one thread doing both ends' work in turn, as the stream whose thread sends a
+ * burst and then receives it; engine threads, and any two processes, have a thread per side,
+ * as the stream with one thread sending while another receives.
  * </ul>
  * It prints a Markdown table (docs/performance.md's), after the stamp line that
  * scripts/docs-check.py reads (the commit and date it was made at), and how many targets were met. It measures and
- * reports; it does not fail. Below the table, outside the targets, it sets the bandwidths
- * against the better of the same two streams with a CRC32 of each datagram at each end (the
- * ICRC's work, which the bare streams do not do): how near the engine comes to what a RoCE
- * end can at best do on this loopback.
+ * reports; it does not fail. Below the table, outside the targets, it sets the CRC streams
+ * against the same streams without the CRC, run at the start of each repetition: what the
+ * CRC itself costs on this loopback.
  */
 final class PerfTargets {
     private static final List<String> LATENCY = List.of("write_lat", "send_lat", "read_lat", "atomic_lat", "atomic_write_lat");
@@ -66,13 +67,23 @@ final class PerfTargets {
     private static final String TWO_PROCESSES = "/2p";
     /** Every UDP ping-pong a test was set against (with {@link #PER_SIDE}: a thread per side). */
     private static final String UDP_LAT = "udp_lat";
-    /** Every better-of-two UDP stream a bandwidth was set against. */
-    private static final String UDP_BW = "udp_bw/better";
+    /** Every UDP stream with a CRC32 at each end a bandwidth was set against (with {@link #PER_SIDE}: a thread per side). */
+    private static final String UDP_BW_CRC = "udp_bw/crc/baseline";
     private static final String CALLER = "caller";
     private static final String THREAD = "thread";
 
+    /** How long each look at the cores' placement takes. */
+    private static final long PLACEMENT_NS = 100_000_000L;
+    /** How many times a bandwidth and its baseline are measured while the placement moves between them. */
+    private static final int PAIR_ATTEMPTS = 3;
+
     /** Every run, by key ({@code udp_lat}, {@code write_lat/caller}, {@code write_bw/thread/q16} ...). */
     private final Map<String, List<Result>> runs = new LinkedHashMap<>();
+    /** The cores' round trip in ns after each bandwidth's runs, by the bandwidth's key. */
+    private final Map<String, List<Double>> placements = new LinkedHashMap<>();
+    private int pairs;
+    private int farPairs;
+    private int movedPairs;
     private final PerfOptions o;
     private final PrintStream out;
     private int met;
@@ -90,7 +101,8 @@ final class PerfTargets {
         for (int i = 1; i <= o.repeat; i++) {
             long start = System.nanoTime();
             t.repetition();
-            out.println(String.format(Locale.ROOT, " repetition %d of %d: %.1f s", i, o.repeat, (System.nanoTime() - start) / 1e9));
+            out.println(String.format(Locale.ROOT, " repetition %d of %d: %.1f s; %s", i, o.repeat, (System.nanoTime() - start) / 1e9,
+                    t.bandwidthsOf(i - 1)));
         }
         t.print();
         return 0;
@@ -120,8 +132,9 @@ final class PerfTargets {
                                     () -> VerbsTests.latency(test, lb, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 2, 0));
                         }
                     }
+                    boolean perSide = THREAD.equals(progress);
                     for (String test : BANDWIDTH) {
-                        measureAfter(test + "/" + progress, UDP_BW, () -> betterStream(udp), () -> bandwidth(test, lb, 1));
+                        measureBandwidthAfter(test + "/" + progress, crcStreamKind(perSide), () -> crcStream(udp, perSide), () -> bandwidth(test, lb, 1));
                     }
                 }
             }
@@ -133,7 +146,8 @@ final class PerfTargets {
             for (int qps : QUEUE_PAIRS) {
                 // A pair's queue pairs are made once: each count gets pairs of its own.
                 try (Loopback lb = new Loopback(o.provider, 1 << 17, o.depth, o.mtu, true)) {
-                    measureAfter("write_bw/" + THREAD + "/q" + qps, UDP_BW, () -> betterStream(udp), () -> bandwidth("write_bw", lb, qps));
+                    measureBandwidthAfter("write_bw/" + THREAD + "/q" + qps, crcStreamKind(true), () -> crcStream(udp, true),
+                            () -> bandwidth("write_bw", lb, qps));
                 }
             }
         } catch (IOException e) {
@@ -162,7 +176,9 @@ final class PerfTargets {
                             () -> VerbsTests.latency(test, client, LATENCY_SIZE, o.iterationsOr(10_000), o.warmUp, 1, 0));
                 }
                 for (String test : TWO_PROCESS_BANDWIDTH) {
-                    measureAfter(test + "/" + progress + TWO_PROCESSES, UDP_BW, () -> betterStream(udp), () -> bandwidth(test, client, 1));
+                    // Two processes have a thread per side whatever their progress model.
+                    measureBandwidthAfter(test + "/" + progress + TWO_PROCESSES, crcStreamKind(true), () -> crcStream(udp, true),
+                            () -> bandwidth(test, client, 1));
                 }
             }
         } finally {
@@ -179,11 +195,13 @@ final class PerfTargets {
         return udp.bandwidth(BANDWIDTH_SIZE, o.mtu.bytes(), o.iterationsOr(5_000), o.warmUp, threadPerSide, UdpBaseline.batched(), crc);
     }
 
-    /** Both streams, one right after the other; the one that moved more. */
-    private Result betterStream(UdpBaseline udp) throws IOException {
-        Result oneThread = stream(udp, false, false);
-        Result perSide = stream(udp, true, false);
-        return perSide.avgGbps() > oneThread.avgGbps() ? perSide : oneThread;
+    /** The stream with a CRC32 of each datagram at each end, with a thread per side or one thread for both. */
+    private Result crcStream(UdpBaseline udp, boolean perSide) throws IOException {
+        return stream(udp, perSide, true);
+    }
+
+    private static String crcStreamKind(boolean perSide) {
+        return perSide ? UDP_BW_CRC + PER_SIDE : UDP_BW_CRC;
     }
 
     private Result bandwidth(String test, PerfPair lb, int qps) {
@@ -208,18 +226,69 @@ final class PerfTargets {
         measure(key, test);
     }
 
-    /** Runs one measurement, keeps it under {@code key} and returns it; a failure names the measurement. */
+    /**
+     * {@link #measureAfter} for a bandwidth, with a look at the cores' placement
+     * ({@link CorePlacement}) before the baseline and after the test: when it moved in
+     * between, the two measured different machines, and both are measured again (at most
+     * {@value #PAIR_ATTEMPTS} times in all; the last pair is kept whatever the placement).
+     */
+    private void measureBandwidthAfter(String key, String kind, Measurement baseline, Measurement test) {
+        double before = CorePlacement.roundTripNs(PLACEMENT_NS, System::nanoTime);
+        for (int attempt = 1; ; attempt++) {
+            Result b = run(key + BASELINE, baseline);
+            Result t = run(key, test);
+            double after = CorePlacement.roundTripNs(PLACEMENT_NS, System::nanoTime);
+            if (CorePlacement.same(before, after) || attempt == PAIR_ATTEMPTS) {
+                runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(b);
+                keep(key + BASELINE, b);
+                keep(key, t);
+                placements.computeIfAbsent(key, k -> new ArrayList<>()).add(after);
+                pairs++;
+                farPairs += after > CorePlacement.FAR_NS ? 1 : 0;
+                return;
+            }
+            movedPairs++;
+            before = after;
+        }
+    }
+
+    /** Runs one measurement, keeps it under {@code key} and returns it. */
     private Result measure(String key, Measurement measurement) {
-        Result r;
+        Result r = run(key, measurement);
+        keep(key, r);
+        return r;
+    }
+
+    /** Runs one measurement; a failure names it. */
+    private static Result run(String key, Measurement measurement) {
         try {
-            r = measurement.run();
+            return measurement.run();
         } catch (IOException e) {
             throw new UncheckedIOException(key + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             throw new IllegalStateException(key + ": " + e.getMessage(), e);
         }
+    }
+
+    private void keep(String key, Result r) {
         runs.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
-        return r;
+    }
+
+    /**
+     * Repetition {@code index}'s bandwidths, each with the CRC stream run right before it: the
+     * medians hide which repetition was slow, and whether its baseline was too.
+     */
+    private String bandwidthsOf(int index) {
+        StringBuilder line = new StringBuilder("Gb/s, each / its CRC stream (cores' round trip after it, ns):");
+        for (Map.Entry<String, List<Result>> e : runs.entrySet()) {
+            String key = e.getKey();
+            List<Result> baselines = runs.get(key + BASELINE);
+            if (BANDWIDTH.contains(key.substring(0, key.indexOf('/') < 0 ? key.length() : key.indexOf('/'))) && baselines != null) {
+                line.append(String.format(Locale.ROOT, " %s %.1f/%.1f (%.0f)", key, e.getValue().get(index).avgGbps(),
+                        baselines.get(index).avgGbps(), placements.get(key).get(index)));
+            }
+        }
+        return line.toString();
     }
 
     private Repeated median(String key) {
@@ -230,7 +299,7 @@ final class PerfTargets {
         out.println();
         out.println(DocsStamp.line("the targets table, by ./verbs4j perf --repeat " + o.repeat,
                 "java-provider/src/main tools/src/main/java/dev/verbs4j/tools/perf"));
-        out.println("| test | caller progress | engine threads (default) | threads vs caller | raw UDP | vs raw UDP (threads, caller) |");
+        out.println("| test | caller progress | engine threads (default) | threads vs caller | UDP baseline | vs UDP baseline (threads, caller) |");
         out.println("|---|---|---|---|---|---|");
         for (String test : LATENCY) {
             if (PING_PONG.contains(test)) {
@@ -253,38 +322,28 @@ final class PerfTargets {
         for (int qps : QUEUE_PAIRS) {
             String key = "write_bw/" + THREAD + "/q" + qps;
             row("write_bw 64 KiB, " + qps + " QP" + (qps > 1 ? "s" : ""), "", median(key).describe("Gb/s"), "",
-                    median(key + BASELINE).describe("Gb/s"), judge(ratios(key, key + BASELINE, 1), 0.9, false, "%"));
+                    median(key + BASELINE).describe("Gb/s") + " per side", judge(ratios(key, key + BASELINE, 1), 0.9, false, "%"));
         }
         out.println();
-        out.println(String.format(Locale.ROOT, "raw UDP, each run right before the test it is set against: ping-pong %s with one"
-                        + " thread, %s with a thread per side; the better of two streams %s",
-                median(UDP_LAT).describe("us"), median(UDP_LAT + PER_SIDE).describe("us"), median(UDP_BW).describe("Gb/s")));
-        printAgainstCrcStream();
+        out.println(String.format(Locale.ROOT, "UDP baselines, each run right before the test it is set against: ping-pong %s with"
+                        + " one thread, %s with a thread per side; the stream with a CRC32 at each end %s with one thread, %s with a"
+                        + " thread per side",
+                median(UDP_LAT).describe("us"), median(UDP_LAT + PER_SIDE).describe("us"), median(UDP_BW_CRC).describe("Gb/s"),
+                median(UDP_BW_CRC + PER_SIDE).describe("Gb/s")));
+        printCrcCost();
+        out.println(String.format(Locale.ROOT, "The cores' placement (not a target): after %d of %d bandwidths and their baselines the cores'"
+                + " round trip was over %.0f ns (far apart); %d pairs were measured again because it moved between the baseline and"
+                + " the test", farPairs, pairs, CorePlacement.FAR_NS, movedPairs));
         out.println("targets met: " + met + " of " + targets);
     }
 
-    /** The bandwidths (engine threads, caller progress) against the better UDP stream with a CRC32 at each end; not targets. */
-    private void printAgainstCrcStream() {
-        Repeated one = median("udp_bw" + CRC);
-        Repeated perSide = median("udp_bw" + CRC + PER_SIDE);
-        Repeated best = Repeated.higher(one, perSide);
-        StringBuilder ratios = new StringBuilder();
-        for (String test : BANDWIDTH) {
-            ratios.append(againstCrc(test + " ", test, "", best));
-        }
-        for (String test : TWO_PROCESS_BANDWIDTH) {
-            ratios.append(againstCrc(test + " two processes ", test, TWO_PROCESSES, best));
-        }
-        out.println(String.format(Locale.ROOT, "UDP stream with a CRC32 of each datagram at each end (not a target): %s with one"
-                        + " thread, %s with a thread per side, %.0f %% and %.0f %% of the bare stream of the same shape (medians of"
-                        + " each repetition's ratio); 64 KiB against the better (threads, caller): %s",
-                one.describe("Gb/s"), perSide.describe("Gb/s"), 100 * ratios("udp_bw" + CRC, "udp_bw", 1).median(),
-                100 * ratios("udp_bw" + CRC + PER_SIDE, "udp_bw" + PER_SIDE, 1).median(), ratios.substring(0, ratios.length() - 2)));
-    }
-
-    private String againstCrc(String name, String test, String suffix, Repeated stream) {
-        return String.format(Locale.ROOT, "%s%.0f %%, %.0f %%; ", name, 100 * median(test + "/" + THREAD + suffix).median() / stream.median(),
-                100 * median(test + "/" + CALLER + suffix).median() / stream.median());
+    /** The streams with a CRC32 at each end against the bare ones, both run at the start of each repetition; not targets. */
+    private void printCrcCost() {
+        out.println(String.format(Locale.ROOT, "The CRC32 at each end (not a target): the bare UDP stream moved %s with one thread and"
+                        + " %s with a thread per side, the same streams with the CRC %.0f %% and %.0f %% of that (medians of each"
+                        + " repetition's ratio, both run at its start)",
+                median("udp_bw").describe("Gb/s"), median("udp_bw" + PER_SIDE).describe("Gb/s"),
+                100 * ratios("udp_bw" + CRC, "udp_bw", 1).median(), 100 * ratios("udp_bw" + CRC + PER_SIDE, "udp_bw" + PER_SIDE, 1).median()));
     }
 
     /**
@@ -303,14 +362,17 @@ final class PerfTargets {
 
     /**
      * A bandwidth row: {@code test} in both progress models (runs under
-     * {@code test/progress + suffix}), against each other and each against the better UDP
-     * stream run right before it.
+     * {@code test/progress + suffix}), against each other and each against the CRC stream of
+     * its thread shape run right before it (one baseline shown where both models have a
+     * thread per side, else the threads' and the caller's).
      */
     private void bandwidthRow(String name, String test, String suffix) {
         String caller = test + "/" + CALLER + suffix;
         String thread = test + "/" + THREAD + suffix;
+        String baseline = suffix.equals(TWO_PROCESSES) ? pooledBaselines(caller, thread).describe("Gb/s") + " per side"
+                : median(thread + BASELINE).describe("Gb/s") + " per side, " + median(caller + BASELINE).describe("Gb/s") + " one thread";
         row(name, median(caller).describe("Gb/s"), median(thread).describe("Gb/s"), judge(ratios(thread, caller, 1), 0.9, false, "%"),
-                pooledBaselines(caller, thread).describe("Gb/s"),
+                baseline,
                 judge(ratios(thread, thread + BASELINE, 1), 0.9, false, "%") + ", "
                         + judge(ratios(caller, caller + BASELINE, 1), 0.9, false, "%"));
     }

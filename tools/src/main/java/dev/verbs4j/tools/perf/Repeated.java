@@ -11,11 +11,6 @@ import java.util.Locale;
  */
 record Repeated(int count, double median, double min, double max) {
 
-    /** The one of {@code a} and {@code b} with the higher median ({@code a} on a tie): the better of two bandwidths. */
-    static Repeated higher(Repeated a, Repeated b) {
-        return b.median() > a.median() ? b : a;
-    }
-
     static Repeated of(double[] values) {
         if (values.length == 0) {
             throw new IllegalArgumentException("no repetitions");

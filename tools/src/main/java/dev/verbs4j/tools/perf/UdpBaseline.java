@@ -83,7 +83,8 @@ final class UdpBaseline implements AutoCloseable {
         try (StreamEnds ends = batched
                 ? StreamEnds.rawSockets(withPort(addressA, 2), withPort(addressB, 2))
                 : StreamEnds.channels(a, b, addressB)) {
-            WarmUp.run(iterations, warmUp, n -> stream(ends, size, mtu, (long) perMessage * n, threadPerSide));
+            String shape = "udp_bw " + size + " " + ends.describe() + (crc ? " crc" : "") + (threadPerSide ? " per side" : " one thread");
+            WarmUp.run(iterations, warmUp, shape, n -> stream(ends, size, mtu, (long) perMessage * n, threadPerSide));
             long allocBefore = Allocation.allocatedBytes();
             long start = System.nanoTime();
             stream(ends, size, mtu, packets, threadPerSide);
@@ -209,7 +210,8 @@ final class UdpBaseline implements AutoCloseable {
      */
     Result latency(int size, int iterations, int warmUp, boolean threadPerSide) throws IOException {
         long[] ns = new long[iterations];
-        WarmUp.run(iterations, warmUp, n -> pingPong(size, new long[n], threadPerSide));
+        WarmUp.run(iterations, warmUp, "udp_lat " + size + (threadPerSide ? " per side" : " one thread"),
+                n -> pingPong(size, new long[n], threadPerSide));
         long allocBefore = Allocation.allocatedBytes();
         pingPong(size, ns, threadPerSide);
         double alloc = (Allocation.allocatedBytes() - allocBefore) / (double) iterations;

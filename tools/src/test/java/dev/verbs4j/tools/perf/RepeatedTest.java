@@ -36,16 +36,6 @@ class RepeatedTest {
     }
 
     @Test
-    void theHigherOfTwoIsTheOneWithTheHigherMedian() {
-        Repeated oneThread = Repeated.of(new double[] {20.0, 19.8, 20.7});
-        Repeated perSide = Repeated.of(new double[] {15.2, 14.7, 23.9});
-        assertEquals(oneThread, Repeated.higher(oneThread, perSide), "the median decides, not the best run");
-        assertEquals(oneThread, Repeated.higher(perSide, oneThread));
-        Repeated same = Repeated.of(new double[] {20.0, 1.0, 30.0});
-        assertEquals(oneThread, Repeated.higher(oneThread, same), "a tie keeps the first");
-    }
-
-    @Test
     void aRatioIsTheMedianOfEachRepetitionsOwnRatio() {
         // The machine is four times slower in the second repetition, on both sides of its
         // pair: the pairs' ratios are 3, 2 and 2.2; the medians taken apart would give 3 / 1.

@@ -51,9 +51,11 @@ class WarmUpTest {
     }
 
     @Test
-    void inThisProcessTheCountAloneDecides() {
+    void aShapeMeasuredBeforeInThisProcessWarmsUpByCountAlone() {
+        String shape = "udp_bw 65536 a stream measured before";
+        WarmUp.floorNs(false, shape);
         List<Integer> runs = new ArrayList<>();
-        WarmUp.run(5_000, -1, runs::add);
+        WarmUp.run(5_000, -1, shape, runs::add);
         assertEquals(List.of(2_500, 2_500), runs);
     }
 
