@@ -119,15 +119,23 @@ def check(test, pairing, prefix, server_rc, client_rc):
 
 
 def rxe_retried_forever(test, pairing, prefix, server_rc, client_rc):
-    """Whether rxe0, serving, waited out the pairing after the client had finished: rxe treats a
+    """Whether the side on rxe0 waited out the pairing after its peer had finished: rxe treats a
     retry count of 7 (what ibv_rc_pingpong and perftest set) as infinite (rxe_comp.c counts
-    down only below 7), so when the link loses the ACK of its last message and the client has
-    gone, it resends for ever instead of ending in RETRY_EXC_ERR. Told by the client's full
-    result, the server's timeout, rxe0's completer retries and no retry_exceeded_err."""
-    if pairing != 'soft-client-rxe-server' or server_rc != '124' or client_rc != '0':
+    down only below 7), so when the link loses the ACK of its last message and the peer has
+    gone, it resends for ever instead of ending in RETRY_EXC_ERR. Either rxe0 serves a soft
+    client, or it is the kernel reference's client, whose server (rxe1) got every message and
+    exited while the ACK of the client's last one was lost. Told by the peer's full result, the
+    rxe0 side's timeout and the peer's status 0, rxe0's completer retries and no
+    retry_exceeded_err."""
+    shapes = {'soft-client-rxe-server': (server_rc, client_rc, 'client'),
+              'rxe-client-rxe1-server': (client_rc, server_rc, 'server')}
+    if pairing not in shapes or shapes[pairing][:2] != ('124', '0'):
         return False
-    client = lines(prefix + '-client.log')
-    if test == 'rc_pingpong' and not any('usec/iter' in line for line in client) or goodput(test, prefix) is None:
+    peer = shapes[pairing][2]
+    log = lines('%s-%s.log' % (prefix, peer))
+    if test == 'rc_pingpong' and not any('usec/iter' in line for line in log):
+        return False
+    if peer == 'client' and goodput(test, prefix) is None:
         return False
     deltas = kernel_deltas(prefix)
     return deltas.get('rxe0.completer_retry_err', 0) > 0 and deltas.get('rxe0.retry_exceeded_err', 0) == 0
@@ -161,8 +169,8 @@ def judge(directory, verdict_path, results_path):
         gbps = goodput(test, prefix)
         soft, kernel = soft_counters(prefix), kernel_delta(prefix)
         if problem and rxe_retried_forever(test, pairing, prefix, server_rc, client_rc):
-            verdict.append('note  %s %s %s: the client finished, rxe0 resent its last message for ever (its retry '
-                           'count of 7 never runs out, a kernel finding) after the link lost its ACK: %s'
+            verdict.append('note  %s %s %s: the peer finished, rxe0 resent its last message for ever (its retry '
+                           'count of 7 never runs out, a kernel finding) after the link lost its ACK and the peer had gone: %s'
                            % (cond, test, pairing, problem))
             problem = ''
         if problem and soft_server_outlived_client(test, pairing, prefix, server_rc, client_rc):
