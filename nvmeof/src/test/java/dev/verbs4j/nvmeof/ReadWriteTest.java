@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.function.IntPredicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -153,12 +154,7 @@ class ReadWriteTest {
             Command zeroes = new Command().opcode(Opcodes.IO_WRITE_ZEROES).nsid(NSID);
             zeroes.sqe().startLba(1902).cdw(12, 1);
             q.execute(zeroes, Duration.ofSeconds(10));
-            MemorySegment in = host.allocateBuffer(8 * BLOCK);
-            q.execute(Command.read(NSID, 1900, 8, in), Duration.ofSeconds(10));
-            for (int i = 0; i < 8 * BLOCK; i++) {
-                byte expected = i >= 2 * BLOCK && i < 4 * BLOCK ? 0 : out.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i);
-                assertEquals(expected, in.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i), "byte " + i);
-            }
+            assertReadsBack(host, q, 1900, out, block -> block == 2 || block == 3);
         }
     }
 
@@ -182,13 +178,20 @@ class ReadWriteTest {
             DatasetRanges.write(ranges, 1, host.namespaces().get(0).blocks() - 1, 2);
             NvmeException e = assertThrows(NvmeException.class, () -> q.execute(dataset(ranges, 2), Duration.ofSeconds(10)));
             assertEquals(NvmeStatus.LBA_RANGE | NvmeStatus.DNR, e.status());
-            MemorySegment in = host.allocateBuffer(8 * BLOCK);
-            q.execute(Command.read(NSID, 1800, 8, in), Duration.ofSeconds(10));
-            for (int i = 0; i < 8 * BLOCK; i++) {
-                int block = i / BLOCK;
-                byte expected = block == 1 || block == 4 || block == 5 ? 0 : out.get(ValueLayout.JAVA_BYTE, i);
-                assertEquals(expected, in.get(ValueLayout.JAVA_BYTE, i), "byte " + i);
-            }
+            assertReadsBack(host, q, 1800, out, block -> block == 1 || block == 4 || block == 5);
+        }
+    }
+
+    /**
+     * Reads back the 8 blocks at {@code lba} that {@code written} was written to: the blocks
+     * {@code zeroed} names (0 to 7) read as zeroes, every other byte as written.
+     */
+    private static void assertReadsBack(NvmeHost host, HostQueue q, long lba, MemorySegment written, IntPredicate zeroed) {
+        MemorySegment in = host.allocateBuffer(8 * BLOCK);
+        q.execute(Command.read(NSID, lba, 8, in), Duration.ofSeconds(10));
+        for (int i = 0; i < 8 * BLOCK; i++) {
+            byte expected = zeroed.test(i / BLOCK) ? 0 : written.get(ValueLayout.JAVA_BYTE, i);
+            assertEquals(expected, in.get(ValueLayout.JAVA_BYTE, i), "byte " + i);
         }
     }
 
