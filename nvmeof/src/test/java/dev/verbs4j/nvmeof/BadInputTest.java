@@ -1,6 +1,5 @@
 package dev.verbs4j.nvmeof;
 
-import dev.verbs4j.nvmeof.controller.Target;
 import dev.verbs4j.nvmeof.host.Command;
 import dev.verbs4j.nvmeof.host.HostQueue;
 import dev.verbs4j.nvmeof.host.NvmeHost;
@@ -12,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -28,13 +28,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BadInputTest {
     private static final int PORT = 4422;
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static Target target;
+    @RegisterExtension
+    static final SharedTarget TARGET = new SharedTarget(PORT);
     private static NvmeHost bystander;
     private static long bystanderSeed = 1000;
 
     @BeforeAll
     static void start() {
-        target = Loopback.target(PORT, Loopback.options(PORT));
         bystander = NvmeHost.connect(Loopback.soft(), Loopback.host(Loopback.HOST_B, Loopback.HOST_B_ADDRESS, PORT));
         bystanderWritesAndReads();
     }
@@ -42,8 +42,7 @@ class BadInputTest {
     @AfterAll
     static void stop() {
         bystander.close();
-        assertEquals(0, target.faults(), "every bad input was answered by a check, none by an exception");
-        target.close();
+        assertEquals(0, TARGET.target().faults(), "every bad input was answered by a check, none by an exception");
     }
 
     @AfterEach
@@ -182,9 +181,9 @@ class BadInputTest {
             assertEquals(2, host.grantedIoQueues());
             NvmeException e = assertThrows(NvmeException.class, () -> host.connectIoQueue(3));
             assertEquals(NvmeStatus.CONNECT_INVALID_PARAMETERS | NvmeStatus.DNR, e.status());
-            long before = target.rejected(CmPrivateData.REJECT_INVALID_QID);
-            assertThrows(NvmeException.class, () -> host.connectIoQueue(target.options().maxIoQueues() + 1));
-            assertEquals(before + 1, target.rejected(CmPrivateData.REJECT_INVALID_QID),
+            long before = TARGET.target().rejected(CmPrivateData.REJECT_INVALID_QID);
+            assertThrows(NvmeException.class, () -> host.connectIoQueue(TARGET.target().options().maxIoQueues() + 1));
+            assertEquals(before + 1, TARGET.target().rejected(CmPrivateData.REJECT_INVALID_QID),
                     "a qid past every controller's limit is refused at the CM with the binding's INVALID_QID");
             assertEquals(NvmeStatus.COMMAND_SEQUENCE_ERROR | NvmeStatus.DNR,
                     assertThrows(NvmeException.class, () -> host.connectIoQueue(2)).status(),

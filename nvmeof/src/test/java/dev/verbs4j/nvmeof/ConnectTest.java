@@ -1,6 +1,5 @@
 package dev.verbs4j.nvmeof;
 
-import dev.verbs4j.nvmeof.controller.Target;
 import dev.verbs4j.nvmeof.host.KeyMethod;
 import dev.verbs4j.nvmeof.host.NvmeHost;
 import dev.verbs4j.nvmeof.host.Command;
@@ -8,9 +7,8 @@ import dev.verbs4j.nvmeof.host.Completion;
 import dev.verbs4j.nvmeof.wire.IdentifyController;
 import dev.verbs4j.nvmeof.wire.IdentifyNamespace;
 import dev.verbs4j.nvmeof.wire.Opcodes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,17 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConnectTest {
     private static final int PORT = 4420;
-    private static Target target;
-
-    @BeforeAll
-    static void start() {
-        target = Loopback.target(PORT, Loopback.options(PORT));
-    }
-
-    @AfterAll
-    static void stop() {
-        target.close();
-    }
+    @RegisterExtension
+    static final SharedTarget TARGET = new SharedTarget(PORT);
 
     @Test
     void connectsAdminAndIoQueuesAndIdentifies() {

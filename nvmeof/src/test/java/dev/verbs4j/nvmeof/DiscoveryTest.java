@@ -5,9 +5,8 @@ import dev.verbs4j.nvmeof.controller.TargetOptions;
 import dev.verbs4j.nvmeof.host.NvmeHost;
 import dev.verbs4j.nvmeof.wire.DiscoveryLog;
 import dev.verbs4j.nvmeof.wire.Le;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -19,17 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** The discovery controller lists the subsystems each host may reach, as {@code nvme discover} reads them. */
 class DiscoveryTest {
     private static final int PORT = 4423;
-    private static Target target;
-
-    @BeforeAll
-    static void start() {
-        target = Loopback.target(PORT, Loopback.options(PORT));
-    }
-
-    @AfterAll
-    static void stop() {
-        target.close();
-    }
+    @RegisterExtension
+    static final SharedTarget TARGET = new SharedTarget(PORT);
 
     @Test
     void discoveryLogListsTheSubsystemsAHostMayReach() {

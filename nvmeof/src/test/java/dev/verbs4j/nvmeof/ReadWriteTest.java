@@ -10,9 +10,8 @@ import dev.verbs4j.nvmeof.host.NvmeHost;
 import dev.verbs4j.nvmeof.wire.DatasetRanges;
 import dev.verbs4j.nvmeof.wire.NvmeStatus;
 import dev.verbs4j.nvmeof.wire.Opcodes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -29,17 +28,8 @@ class ReadWriteTest {
     private static final int PORT = 4421;
     private static final int NSID = 1;
     private static final int BLOCK = 512;
-    private static Target target;
-
-    @BeforeAll
-    static void start() {
-        target = Loopback.target(PORT, Loopback.options(PORT));
-    }
-
-    @AfterAll
-    static void stop() {
-        target.close();
-    }
+    @RegisterExtension
+    static final SharedTarget TARGET = new SharedTarget(PORT);
 
     private static HostOptions options() {
         return Loopback.host(Loopback.HOST_A, Loopback.HOST_A_ADDRESS, PORT);

@@ -2,16 +2,14 @@ package dev.verbs4j.nvmeof;
 
 import dev.verbs4j.nvmeof.controller.MemoryNamespace;
 import dev.verbs4j.nvmeof.controller.Subsystem;
-import dev.verbs4j.nvmeof.controller.Target;
 import dev.verbs4j.nvmeof.host.Command;
 import dev.verbs4j.nvmeof.host.HostOptions;
 import dev.verbs4j.nvmeof.host.HostQueue;
 import dev.verbs4j.nvmeof.host.NvmeHost;
 import dev.verbs4j.nvmeof.wire.DiscoveryLog;
 import dev.verbs4j.nvmeof.wire.Le;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -38,17 +36,8 @@ class SubsystemChangesTest {
     private static final int PORT = 4427;
     private static final String ADDED = "nqn.2026-01.dev.verbs4j:added";
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static Target target;
-
-    @BeforeAll
-    static void start() {
-        target = Loopback.target(PORT, Loopback.options(PORT));
-    }
-
-    @AfterAll
-    static void stop() {
-        target.close();
-    }
+    @RegisterExtension
+    static final SharedTarget TARGET = new SharedTarget(PORT);
 
     private static HostOptions hostOf(String subsystem) {
         return HostOptions.of(Loopback.HOST_A_ADDRESS, new InetSocketAddress("127.0.0.1", PORT), subsystem, Loopback.HOST_A)
@@ -73,14 +62,14 @@ class SubsystemChangesTest {
     @Test
     void offeredSubsystemTakesHostsAndWithdrawingItEndsOnlyItsControllers() throws Exception {
         long before = generation();
-        target.offer(added()).get(10, TimeUnit.SECONDS);
+        TARGET.target().offer(added()).get(10, TimeUnit.SECONDS);
         assertTrue(generation() > before, "the discovery log's generation changes with its entries");
         MemorySegment log = NvmeHost.discover(Loopback.soft(), hostOf(Loopback.SUBSYSTEM));
         assertEquals(3, DiscoveryLog.records(log));
         try (NvmeHost bystander = NvmeHost.connect(Loopback.soft(), Loopback.host(Loopback.HOST_B, Loopback.HOST_B_ADDRESS, PORT));
              NvmeHost host = NvmeHost.connect(Loopback.soft(), hostOf(ADDED))) {
             read(host);
-            Subsystem withdrawn = target.withdraw(ADDED).get(10, TimeUnit.SECONDS);
+            Subsystem withdrawn = TARGET.target().withdraw(ADDED).get(10, TimeUnit.SECONDS);
             assertEquals(ADDED, withdrawn.nqn());
             withdrawn.namespaces().getFirst().close();
             HostQueue queue = host.ioQueue(1);
@@ -89,20 +78,20 @@ class SubsystemChangesTest {
                     "a host of a withdrawn subsystem loses its controller");
             read(bystander);
         }
-        assertNull(target.withdraw(ADDED).get(10, TimeUnit.SECONDS), "withdrawing it twice finds nothing");
+        assertNull(TARGET.target().withdraw(ADDED).get(10, TimeUnit.SECONDS), "withdrawing it twice finds nothing");
         assertThrows(NvmeException.class, () -> NvmeHost.connect(Loopback.soft(), hostOf(ADDED)).close());
-        target.offer(added()).get(10, TimeUnit.SECONDS);
+        TARGET.target().offer(added()).get(10, TimeUnit.SECONDS);
         try (NvmeHost again = NvmeHost.connect(Loopback.soft(), hostOf(ADDED))) {
             read(again);
         }
-        target.withdraw(ADDED).get(10, TimeUnit.SECONDS).namespaces().getFirst().close();
+        TARGET.target().withdraw(ADDED).get(10, TimeUnit.SECONDS).namespaces().getFirst().close();
     }
 
     @Test
     void offeringATakenNqnFails() throws Exception {
         try (MemoryNamespace ns = new MemoryNamespace(4096, 9)) {
             ExecutionException e = assertThrows(ExecutionException.class,
-                    () -> target.offer(new Subsystem(Loopback.SUBSYSTEM, "VERBS4J0010", List.of(ns), Set.of()))
+                    () -> TARGET.target().offer(new Subsystem(Loopback.SUBSYSTEM, "VERBS4J0010", List.of(ns), Set.of()))
                             .get(10, TimeUnit.SECONDS));
             assertTrue(e.getCause() instanceof IllegalArgumentException);
         }
@@ -111,7 +100,7 @@ class SubsystemChangesTest {
     /** The control pipe's commands, as TargetMain --control applies them. */
     @Test
     void controlCommandsOfferAndWithdrawOrSayWhatIsWrong() throws Exception {
-        ControlFifo control = new ControlFifo(null, target, 2, new PrintStream(new ByteArrayOutputStream()));
+        ControlFifo control = new ControlFifo(null, TARGET.target(), 2, new PrintStream(new ByteArrayOutputStream()));
         String nqn = "nqn.2026-01.dev.verbs4j:piped";
         assertEquals("offered " + nqn, control.apply(("offer " + nqn + " any mem:64K:uuid=" + UUID.randomUUID()).split(" ")));
         try (NvmeHost host = NvmeHost.connect(Loopback.soft(), HostOptions.of(Loopback.HOST_B_ADDRESS,
