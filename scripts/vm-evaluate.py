@@ -901,11 +901,12 @@ BLKTESTS_FINDINGS = os.path.join(ROOT, "nvmeof", "blktests-findings.tsv")
 def judge_blktests(column_lines, problems):
     """blktests' nvme group (scripts/vm-blktests.sh: target/vm/blktests.tsv, or blktests-skipped.txt
     saying why it did not run): the kernel host against verbs4j's target and against the kernel's,
-    the reference; blktests-failed.txt, a run asked for that did not happen, fails the run. A test that passes against the kernel's target and fails against verbs4j's
-    fails the run unless nvmeof/blktests-findings.tsv explains it; a test that fails against both
-    is reported, not judged, and so is one that ran against the kernel's target only (its loop
-    device variants). Returns the number of tests that passed against verbs4j's target, and the
-    number that did not run there (skips, with blktests' reasons)."""
+    the reference. blktests-failed.txt, a run asked for that did not happen, fails the run. A test
+    that passes against the kernel's target and fails against verbs4j's fails the run unless
+    nvmeof/blktests-findings.tsv explains it; a test that fails against both is reported, not
+    judged, and so is one that ran against the kernel's target only (its loop device variants).
+    Returns the number of tests that passed against verbs4j's target, and the number that did not
+    run there (skips, with blktests' reasons)."""
     skipped = read_lines(os.path.join(VM, "blktests-skipped.txt"))
     failed = read_lines(os.path.join(VM, "blktests-failed.txt"))
     rows = [line.split("\t") for line in read_lines(os.path.join(VM, "blktests.tsv")) or [] if line.strip()]
