@@ -222,7 +222,7 @@ final class PerfTargets {
      * the summary).
      */
     private void measureAfter(String key, String kind, Measurement baseline, Measurement test) {
-        runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(measure(key + BASELINE, baseline));
+        keep(kind, measure(key + BASELINE, baseline));
         measure(key, test);
     }
 
@@ -239,7 +239,7 @@ final class PerfTargets {
             Result t = run(key, test);
             double after = CorePlacement.roundTripNs(PLACEMENT_NS, System::nanoTime);
             if (CorePlacement.same(before, after) || attempt == PAIR_ATTEMPTS) {
-                runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(b);
+                keep(kind, b);
                 keep(key + BASELINE, b);
                 keep(key, t);
                 placements.computeIfAbsent(key, k -> new ArrayList<>()).add(after);
@@ -280,13 +280,10 @@ final class PerfTargets {
      */
     private String bandwidthsOf(int index) {
         StringBuilder line = new StringBuilder("Gb/s, each / its CRC stream (cores' round trip after it, ns):");
-        for (Map.Entry<String, List<Result>> e : runs.entrySet()) {
+        for (Map.Entry<String, List<Double>> e : placements.entrySet()) {
             String key = e.getKey();
-            List<Result> baselines = runs.get(key + BASELINE);
-            if (BANDWIDTH.contains(key.substring(0, key.indexOf('/') < 0 ? key.length() : key.indexOf('/'))) && baselines != null) {
-                line.append(String.format(Locale.ROOT, " %s %.1f/%.1f (%.0f)", key, e.getValue().get(index).avgGbps(),
-                        baselines.get(index).avgGbps(), placements.get(key).get(index)));
-            }
+            line.append(String.format(Locale.ROOT, " %s %.1f/%.1f (%.0f)", key, runs.get(key).get(index).avgGbps(),
+                    runs.get(key + BASELINE).get(index).avgGbps(), e.getValue().get(index)));
         }
         return line.toString();
     }
