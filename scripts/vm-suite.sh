@@ -39,7 +39,8 @@ kernel/reproducers/run.sh --build || echo "== kernel/reproducers/run.sh --build 
 
 # The kernel's soft-iWARP for the newest kernel's boot (Debian's kernels do not ship it): siw.ko
 # built from that kernel's source with kernel/patches/siw/'s fix (kernel/patches/build-module.sh,
-# cached; the first build makes its compiler root, a few minutes). The boot makes siw0 beside rxe0 and runs the ibverbs-siw column.
+# cached; the first build makes its compiler root, a few minutes). The boot makes siw0 beside
+# rxe0 and runs the ibverbs-siw column.
 siw_args=()
 if siw_module=$(kernel/patches/build-module.sh siw 2> target/vm/siw-module.log); then
     siw_args=(-m "$siw_module")

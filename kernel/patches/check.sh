@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Applies the kernel/patches series to the rxe, and siw/'s to the siw, of the Debian kernel
 # source they are written against (downloaded and unpacked into rxe-vm's cache on first use)
-# and runs the kernel's checkpatch.pl --strict on each patch, from that source. Prints each patch's findings and a
-# summary; exits 1 if a patch does not apply or checkpatch finds more than what the series
-# leaves on purpose: no Signed-off-by (the author adds it when sending), and Fixes: ids
-# unknown to checkpatch, which looks them up in a git history the unpacked source lacks.
+# and runs the kernel's checkpatch.pl --strict on each patch, from that source. Prints each
+# patch's findings and a summary; exits 1 if a patch does not apply or checkpatch finds more
+# than what the series leaves on purpose: no Signed-off-by (the author adds it when sending),
+# and Fixes: ids unknown to checkpatch, which looks them up in a git history the unpacked
+# source lacks.
 set -u
 source "$(dirname "$0")/lib.sh"
 tree=$(patches_source_tree) || exit 1
