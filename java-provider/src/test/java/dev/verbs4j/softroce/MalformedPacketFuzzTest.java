@@ -162,6 +162,26 @@ class MalformedPacketFuzzTest {
     }
 
     /**
+     * A READ repeated with an address so high that address + length passes 2^63: the repeat
+     * asks for bytes the first READ did not cover, so it is dropped (class D, as rxe's
+     * {@code duplicate_request} compares unsigned), not answered and not a NAK that errs the QP.
+     */
+    @Test
+    void duplicateReadPastTheSignedAddressRangeIsDropped() {
+        rig.connect();
+        MemoryRegion remote = rig.targetRegions.get(FuzzRig.REMOTE);
+        int psn = rig.aim.rcExpectedPsn;
+        rig.inject(Opcodes.RC_RDMA_READ_REQUEST, rig.rc.qpn(), psn, b -> b.reth().init(remote.address(), remote.rkey(), 3000), 0);
+        rig.target.engine().doWork(rig.nowNs);
+        long duplicates = FuzzRig.counters(rig.rc).get(Counters.DUPLICATES);
+        String packet = rig.inject(Opcodes.RC_RDMA_READ_REQUEST, rig.rc.qpn(), psn,
+                b -> b.reth().init(0x7FFF_FFFF_FFFF_FF00L, remote.rkey(), 3000), 0);
+        assertDoesNotThrow(() -> rig.target.engine().doWork(rig.nowNs), "duplicate READ " + packet);
+        assertEquals(duplicates + 1, FuzzRig.counters(rig.rc).get(Counters.DUPLICATES));
+        assertEquals(QpState.RTS, rig.rc.state(), "a duplicate must not break the connection");
+    }
+
+    /**
      * UC has no acknowledgements (rxe's {@code acknowledge()} answers RC only): an RDMA WRITE
      * ONLY whose payload (8 bytes) is shorter than its RETH DMA length (16) is a length error
      * that drops the message (class D, rxe {@code RESPST_ERR_LENGTH} for UC), never a NAK and

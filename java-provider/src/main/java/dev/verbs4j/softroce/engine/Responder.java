@@ -49,9 +49,9 @@ final class Responder {
     private final ScatterGatherList receiveSges;
     private long receiveOffset;
 
-    private Region writeRegion;
     private int writeRkey;
-    private long writeOffset;
+    /** The remote address of the message's next byte, as its RETH counts it. */
+    private long writeVa;
     private long writeRemaining;
     private long writeLength;
 
@@ -118,7 +118,7 @@ final class Responder {
         lastOpcode = -1;
         dropMessage = false;
         receiveActive = false;
-        writeRegion = null;
+        writeRemaining = 0;
         pendingCount = 0;
         streamed = 0;
         ackHeld = false;
@@ -316,7 +316,12 @@ final class Responder {
             rnr(psn);
             return;
         }
-        if (!scatter(p.segment(), p.payloadOffset(), p.payloadLength())) {
+        int scattered = scatter(p.segment(), p.payloadOffset(), p.payloadLength());
+        if (scattered == BAD_RECEIVE_KEY) {
+            receiveProtectionError(psn);
+            return;
+        }
+        if (scattered != FITS) {
             if (qp.type == QpType.RC) {
                 // The message does not fit the receive: the receive completes with a local
                 // length error and the sender is told its request was invalid (class C).
@@ -386,14 +391,37 @@ final class Responder {
         }
     }
 
-    /** Copies received bytes into the active receive; false if they do not fit. */
-    private boolean scatter(MemorySegment packet, long from, int length) {
+    /** What {@link #scatter} did: placed every byte, ran out of room, or met a bad local key. */
+    private static final int FITS = 0;
+    private static final int TOO_LONG = 1;
+    private static final int BAD_RECEIVE_KEY = 2;
+
+    /** Copies received bytes into the active receive. @return {@link #FITS}, {@link #TOO_LONG} or {@link #BAD_RECEIVE_KEY} */
+    private int scatter(MemorySegment packet, long from, int length) {
         int placed = LocalData.scatter(qp.device.memory(), qp.pdHandle, receiveSges, receiveOffset, packet, from, length);
         if (placed < 0) {
-            return false;
+            return BAD_RECEIVE_KEY;
         }
         receiveOffset += placed;
-        return placed == length;
+        return placed == length ? FITS : TOO_LONG;
+    }
+
+    /**
+     * A receive whose scatter list names memory its keys do not grant (a bad lkey, another
+     * PD's region, no LOCAL_WRITE, freed memory): class A, on every transport. The receive
+     * completes with IBV_WC_LOC_PROT_ERR, the status for a local key that is not valid for
+     * the operation; an RC sender is told with a remote operational error NAK, and the QP
+     * enters the error state. The kernel rxe completes the receive with IBV_WC_LOC_QP_OP_ERR
+     * (a malformed receive) and NAKs the same.
+     */
+    private void receiveProtectionError(int psn) {
+        completeReceive(WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, true);
+        if (qp.type == QpType.RC) {
+            sendAck(Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn);
+            qp.counters.increment(Counters.NAKS_SENT);
+            qp.counters.increment(Counters.NAKS_SENT_BY_CODE + Counters.nakCode(Aeth.NAK_REMOTE_OPERATIONAL_ERROR));
+        }
+        qp.enterError(null);
     }
 
     // ---- WRITE ----------------------------------------------------------------------------
@@ -415,35 +443,34 @@ final class Responder {
             }
             writeLength = length;
             writeRemaining = length;
-            writeRegion = null;
             writeRkey = p.reth().rkey();
-            if (length > 0) {
-                MemoryTable memory = qp.device.memory();
-                int code = memory.checkRemote(p.reth().rkey(), qp.pdHandle, qp.qpn, p.reth().va(), length, REMOTE_RIGHTS_WRITE);
-                if (code != KeyCheck.OK) {
-                    remoteAccessError(psn);
-                    return;
-                }
-                writeRegion = memory.region();
-                writeOffset = memory.offset();
+            writeVa = p.reth().va();
+        }
+        Region region = null;
+        long offset = 0;
+        if (writeRemaining > 0 && (first || payload > 0)) {
+            // Every packet checks the key again, for the rest of the message, as rxe does:
+            // between two packets the application may invalidate or deregister the target,
+            // register its key again over other memory, or bind its window elsewhere.
+            MemoryTable memory = qp.device.memory();
+            if (memory.checkRemote(writeRkey, qp.pdHandle, qp.qpn, writeVa, writeRemaining, REMOTE_RIGHTS_WRITE) != KeyCheck.OK) {
+                remoteAccessError(psn);
+                return;
             }
+            region = memory.region();
+            offset = memory.offset();
         }
         if (payload > writeRemaining || (last && payload != writeRemaining)) {
             invalidRequest(psn);
             return;
         }
-        if (payload > 0 && !first && !stillValid(writeRegion, writeRkey)) {
-            // Deregistered or invalidated while the message was arriving (rxe rechecks too).
-            remoteAccessError(psn);
-            return;
-        }
         if (payload > 0) {
-            if (!writeRegion.copyIn(writeOffset, p.segment(), p.payloadOffset(), payload)) {
-                qp.device.memory().foundFreed(writeRegion);
+            if (!region.copyIn(offset, p.segment(), p.payloadOffset(), payload)) {
+                qp.device.memory().foundFreed(region);
                 remoteAccessError(psn);
                 return;
             }
-            writeOffset += payload;
+            writeVa += payload;
             writeRemaining -= payload;
         }
         advance(p, psn);
@@ -719,7 +746,9 @@ final class Responder {
             case ResponderResource.READ -> {
                 long va = p.reth().va();
                 long length = Integer.toUnsignedLong(p.reth().dmaLength());
-                if (p.reth().rkey() != r.rkey || va < r.va || length > r.length || va + length > r.va + r.length) {
+                // A repeat may ask for part of what was read, no more; addresses are unsigned.
+                if (p.reth().rkey() != r.rkey || length > r.length
+                        || Long.compareUnsigned(va - r.va, r.length - length) > 0) {
                     return;
                 }
                 sendReadResponse(r, psn, va, length);
@@ -766,8 +795,15 @@ final class Responder {
             return;
         }
         MemorySegment grh = qp.device.receivedNetworkHeader();
-        boolean fits = scatter(grh, 0, 40) && scatter(p.segment(), p.payloadOffset(), payload);
-        if (!fits) {
+        int scattered = scatter(grh, 0, 40);
+        if (scattered == FITS) {
+            scattered = scatter(p.segment(), p.payloadOffset(), payload);
+        }
+        if (scattered == BAD_RECEIVE_KEY) {
+            receiveProtectionError(p.bth().psn());
+            return;
+        }
+        if (scattered != FITS) {
             // Class D: the datagram is dropped and the receive stays posted for the next one.
             receiveActive = true;
             receiveOffset = 0;
@@ -859,23 +895,6 @@ final class Responder {
     }
 
     /**
-     * Whether the region a message started on is still the valid target of its key, and its
-     * memory still alive (the application may free it between two packets of a message).
-     */
-    private boolean stillValid(Region region, int rkey) {
-        MemoryTable memory = qp.device.memory();
-        var o = memory.lookup(rkey);
-        boolean valid = o == region ? region.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID
-                : o instanceof dev.verbs4j.softroce.memory.Window w && w.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID
-                && w.region() == region && region.state() == dev.verbs4j.softroce.memory.MemoryObject.VALID;
-        if (valid && !region.memoryAlive()) {
-            memory.foundFreed(region);
-            return false;
-        }
-        return valid;
-    }
-
-    /**
      * Class C (IBTA Table 59): NAK, fail the receive in progress, and move the QP to error.
      * A receive an RDMA WRITE with immediate took before its R_Key failed completes with
      * IBV_WC_LOC_ACCESS_ERR, the status verbs give a protection error on a local buffer
@@ -897,7 +916,7 @@ final class Responder {
         if (receiveActive) {
             receiveOffset = 0;
         }
-        writeRegion = null;
+        writeRemaining = 0;
         lastOpcode = -1;
     }
 

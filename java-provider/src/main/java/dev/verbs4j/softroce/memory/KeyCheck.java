@@ -18,6 +18,8 @@ public final class KeyCheck {
     public static final int INVALID_STATE = 5;
     /** A type 2 window used through a QP it is not bound to. */
     public static final int WRONG_QP = 6;
+    /** A fast-registered region that cannot be invalidated while windows are bound to it. */
+    public static final int WINDOWS_BOUND = 7;
 
     private KeyCheck() {
     }
@@ -32,6 +34,7 @@ public final class KeyCheck {
             case OUT_OF_BOUNDS -> "OUT_OF_BOUNDS";
             case INVALID_STATE -> "INVALID_STATE";
             case WRONG_QP -> "WRONG_QP";
+            case WINDOWS_BOUND -> "WINDOWS_BOUND";
             default -> "UNKNOWN(" + code + ")";
         };
     }

@@ -96,12 +96,27 @@ public final class MemoryTable {
             for (MemoryObject o : objects) {
                 if (o instanceof Region fast && fast.state() == MemoryObject.VALID && fast.backedBy(r.memory())) {
                     fast.invalidate();
+                    revokeWindowsOn(fast);
                 }
             }
         }
         if (objects[object.index()] == object) {
             objects[object.index()] = null;
             count--;
+        }
+    }
+
+    /**
+     * Revokes the windows bound to a fast-registered region whose pages went away: the region
+     * may be registered again over other memory, and a window still bound to it would then
+     * grant its old range of that memory, which no bind granted.
+     */
+    private void revokeWindowsOn(Region fast) {
+        for (MemoryObject o : objects) {
+            if (o instanceof Window w && w.region() == fast) {
+                w.unbind();
+                w.invalidate();
+            }
         }
     }
 
@@ -265,7 +280,10 @@ public final class MemoryTable {
                 return KeyCheck.NO_ACCESS;
             }
             long start = (w.access() & Access.ZERO_BASED.value()) != 0 ? w.address() + va : va;
-            if (length < 0 || start < w.address() || start - w.address() > w.length() - length) {
+            // Addresses are unsigned 64-bit: below the window, start - address wraps to a
+            // value past any window's length.
+            if (length < 0 || Long.compareUnsigned(length, w.length()) > 0
+                    || Long.compareUnsigned(start - w.address(), w.length() - length) > 0) {
                 return KeyCheck.OUT_OF_BOUNDS;
             }
             Region r = w.region();
@@ -455,6 +473,11 @@ public final class MemoryTable {
         }
         if (r.state() != MemoryObject.VALID) {
             return KeyCheck.INVALID_STATE;
+        }
+        if (r.boundWindows() > 0) {
+            // As the kernel rxe: a region with windows bound to it stays valid; otherwise a
+            // registration that reuses it would inherit the windows' grants.
+            return KeyCheck.WINDOWS_BOUND;
         }
         r.invalidate();
         return KeyCheck.OK;
