@@ -152,9 +152,11 @@ class SoftNetdevDeviceTest {
                 ua.postSend(new SendWorkRequest().wrId(gid).signaled(true).buffer(ma, 0, 64).ud(ah, ub.qpn(), 0x11111111).send());
                 dev.verbs4j.WorkCompletion[] wc = {new dev.verbs4j.WorkCompletion()};
                 long end = System.nanoTime() + 5_000_000_000L;
-                while (qb.poll(wc) == 0 && System.nanoTime() < end) {
+                int received;
+                while ((received = qb.poll(wc)) == 0 && System.nanoTime() < end) {
                     step(device, other);
                 }
+                assertEquals(1, received, "the receive's completion, GID " + gid);
                 assertEquals(WcStatus.SUCCESS, wc[0].status(), "GID " + gid);
                 assertEquals(gid, wc[0].wrId());
                 // The source address in the GRH area: an IPv6 header's at 8, an IPv4 header's at 20 + 12.
@@ -166,9 +168,13 @@ class SoftNetdevDeviceTest {
                 } else {
                     assertEquals(Gid.fromBytes(expected), Gid.fromBytes(sb.asSlice(8, 16).toArray(ValueLayout.JAVA_BYTE)), "GID " + gid);
                 }
-                while (qa.poll(wc) == 0 && System.nanoTime() < end) {
+                int sent;
+                while ((sent = qa.poll(wc)) == 0 && System.nanoTime() < end) {
                     step(device, other);
                 }
+                assertEquals(1, sent, "the send's completion, GID " + gid);
+                assertEquals(WcStatus.SUCCESS, wc[0].status(), "the send, GID " + gid);
+                assertEquals(gid, wc[0].wrId());
                 ah.close();
             }
             ua.close();
