@@ -30,15 +30,19 @@ final class Objects {
         return new AddressHandleAttributes(side.gid(), side.gidIndex(), DeviceSide.PORT, 64, 0, 0, 0);
     }
 
+    /** An address handle to the local device itself; skips on iWARP, which has none. */
     static AddressHandle addressHandle(Testbed bed, ProtectionDomain pd) {
-        return bed.track(Require.supportedAtCreation("an address handle on " + bed.local(),
-                () -> pd.createAh(toSelf(bed.local()))));
+        Require.infinibandTransport(bed, "address handles, which address UD queue pairs (iWARP has RC only)");
+        return bed.track(pd.createAh(toSelf(bed.local())));
     }
 
-    /** A UD queue pair at RTS: it takes sends at once, which complete without a peer. */
+    /**
+     * A UD queue pair at RTS: it takes sends at once, which complete without a peer.
+     * Skips on iWARP, which has RC only.
+     */
     static QueuePair udAtRts(Testbed bed, ProtectionDomain pd, CompletionQueue cq) {
-        QueuePair qp = bed.track(Require.supportedAtCreation("a UD queue pair on " + bed.local(),
-                () -> pd.createQp(new QpInitAttributes(QpType.UD, cq).capacity(16, 16, 1, 1, 0))));
+        Require.infinibandTransport(bed, "UD queue pairs (iWARP has RC only)");
+        QueuePair qp = bed.track(pd.createQp(new QpInitAttributes(QpType.UD, cq).capacity(16, 16, 1, 1, 0)));
         qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(DeviceSide.PORT).qkey(QKEY));
         qp.modify(new QpAttributes().state(QpState.RTR));
         qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
