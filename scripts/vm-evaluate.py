@@ -8,9 +8,9 @@ column is accepted only when a findings list
 (conformance-tests/findings/<provider>-<device prefix>.tsv) names it for a side of that
 column the list's device is on, and, if the line gives a kernel range, for the column's
 kernel, with the reason (a kernel behaviour that differs from the IBTA specification, which
-the soft provider follows): it is printed as a finding. Any other failure, a failed interop
-run or a missing result fails the run. With --kernel-columns only the ibverbs-rxe-<release>
-columns are judged (scripts/vm-kernels.sh on its own). Writes
+the soft provider follows): it is printed as a finding. Any other failure, a column in which
+no case passed, a failed interop run or a missing result fails the run. With --kernel-columns
+only the ibverbs-rxe-<release> columns are judged (scripts/vm-kernels.sh on its own). Writes
 target/vm/summary.env for scripts/test-summary.sh (totals over the VM columns, and one line
 per column), one conformance report per interop direction (interop-<direction>.json
 beside ibverbs-rxe.json), so the matrix has a column for each soft/kernel pair, and the
@@ -160,7 +160,8 @@ def vm_columns():
 
 
 def judge_column(report, lists, problems):
-    """Prints the column's counts and findings and adds its unexplained failures to problems.
+    """Prints the column's counts and findings and adds its unexplained failures to problems,
+    and a problem of its own when no case of the column passed.
 
     Returns passed, skipped and findings counts, and the column's line for summary.env.
     """
@@ -187,6 +188,11 @@ def judge_column(report, lists, problems):
     failed = len(problems) - failed_before
     print("conformance %s (%s): %d passed, %d findings, %d skipped, %d unexpected failures"
           % (label, pair, passed, len(seen_findings), skipped, failed))
+    # Every column the VM runs has cases its devices pass (none runs only for its skips), so a
+    # column without a pass tested nothing: its device never came up, or every case skipped.
+    if passed == 0:
+        problems.append("conformance %s (%s): no case passed (%d cases: %d skipped, %d findings, %d failed)"
+                        % (label, pair, len(report["cases"]), skipped, len(seen_findings), failed))
     # One line per kernel behaviour, with how many cases show it; the matrix has each case.
     by_reason = {}
     for case, _detail, reason in seen_findings:
