@@ -118,11 +118,14 @@ class EntrypointScriptTest {
         while (calls().stream().noneMatch(c -> c.startsWith("java ")) && System.nanoTime() < deadlineNs) {
             Thread.sleep(20);
         }
+        boolean suiteStarted = calls().stream().anyMatch(c -> c.startsWith("java "));
 
         // What tini -g does on `docker stop`: SIGTERM to the script and to the suite.
         process.destroy();
         process.descendants().forEach(ProcessHandle::destroy);
 
+        // A stop before the suite started would test the device's set-up being cut short instead.
+        assertTrue(suiteStarted, "the suite (stub java) had not started after 20 s: " + calls());
         assertTrue(process.waitFor(20, TimeUnit.SECONDS), "entrypoint.sh did not stop");
         assertEquals(143, process.exitValue(), output());
         assertEquals("rdma link delete rxe0", call("rdma link delete"));
