@@ -966,6 +966,36 @@ class TransportStateMachineTest {
         }
     }
 
+    /**
+     * A UD receive whose scatter entry is another domain's region: class A on UD as on RC
+     * (rxe's malformed receive): the receive fails with a local protection error and the
+     * queue pair errs, while the datagram's sender, which hears nothing, completes.
+     */
+    @Test
+    void aDatagramForAReceiveOfAnotherDomainsRegionFailsTheReceive() {
+        try (Arena arena = Arena.ofShared(); UdPair u = UdPair.open(sim)) {
+            MemorySegment sa = arena.allocate(64);
+            MemorySegment foreignMemory = arena.allocate(40 + 64);
+            ProtectionDomain other = u.cb().allocatePd();
+            MemoryRegion ma = u.pa().registerMemory(sa, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            MemoryRegion foreign = other.registerMemory(foreignMemory, EnumSet.of(dev.verbs4j.Access.LOCAL_WRITE));
+            AddressHandle ah = u.pa().createAh(AddressHandleAttributes.to(u.cb().queryGid(1, 0), 0));
+            u.ub().postRecv(new ReceiveWorkRequest().wrId(5).buffer(foreign, 0, 40 + 64));
+            u.ua().postSend(new SendWorkRequest().wrId(6).signaled(true).buffer(ma, 0, 64).ud(ah, u.ub().qpn(), 0x11111111).send());
+
+            assertEquals(WcStatus.SUCCESS, poll(sim, u.qa(), 1000).status(), "the datagram's send");
+            WorkCompletion recv = poll(sim, u.qb(), 1000);
+            assertEquals(WcStatus.LOC_PROT_ERR, recv.status(), recv.toString());
+            assertEquals(5, recv.wrId());
+            assertEquals(QpState.ERR, u.ub().state());
+            assertEquals(-1, foreignMemory.mismatch(arena.allocate(40 + 64)), "the other domain's region was not written");
+            ah.close();
+            ma.close();
+            foreign.close();
+            other.close();
+        }
+    }
+
     @Test
     void unreliableQueuePairsKeepSendingPastTheRcWindowOfUnacknowledgedPsns() {
         try (Arena arena = Arena.ofShared(); UdPair u = UdPair.open(sim)) {
