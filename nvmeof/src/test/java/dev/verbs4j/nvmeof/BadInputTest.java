@@ -7,6 +7,7 @@ import dev.verbs4j.nvmeof.wire.CmPrivateData;
 import dev.verbs4j.nvmeof.wire.Connect;
 import dev.verbs4j.nvmeof.wire.NvmeStatus;
 import dev.verbs4j.nvmeof.wire.Opcodes;
+import dev.verbs4j.nvmeof.wire.Sqe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -118,6 +119,48 @@ class BadInputTest {
             MemorySegment out = host.allocateBuffer(4096);
             assertEquals(NvmeStatus.SGL_INVALID_OFFSET | NvmeStatus.DNR, statusOf(host.ioQueue(1),
                     Command.write(1, 0, 16, out).declareSglLength(8192)));
+        }
+    }
+
+    @Test
+    void inCapsuleOffsetThatWrapsIsSglOffsetInvalid() {
+        try (NvmeHost host = hostA()) {
+            MemorySegment out = host.allocateBuffer(512);
+            // Offset plus length passes 2^63: a status, not a fault that drops the queue.
+            assertEquals(NvmeStatus.SGL_INVALID_OFFSET | NvmeStatus.DNR, statusOf(host.ioQueue(1),
+                    Command.write(1, 0, 1, out).declareSglOffset(0x7FFF_FFFF_FFFF_FF00L)));
+            host.ioQueue(1).execute(Command.write(1, 0, 1, out), WAIT);
+        }
+    }
+
+    @Test
+    void eitherHalfOfAFusedPairIsInvalidField() {
+        try (NvmeHost host = hostA()) {
+            MemorySegment out = host.allocateBuffer(512);
+            MemorySegment in = host.allocateBuffer(512);
+            host.ioQueue(1).execute(Command.read(1, 40, 1, in), WAIT);
+            out.fill((byte) 0x6B);
+            // The target takes no fused commands (FUSES 0): a second half must not run alone.
+            for (int fuse = 1; fuse <= 2; fuse++) {
+                assertEquals(NvmeStatus.INVALID_FIELD | NvmeStatus.DNR, statusOf(host.ioQueue(1),
+                        Command.write(1, 40, 1, out).flags(Sqe.FLAGS_PSDT_SGL | fuse)), "FUSE " + fuse);
+            }
+            MemorySegment after = host.allocateBuffer(512);
+            host.ioQueue(1).execute(Command.read(1, 40, 1, after), WAIT);
+            assertEquals(-1, after.mismatch(in), "the refused write did not land");
+        }
+    }
+
+    @Test
+    void activeNamespacesAfterAHighNsidAreNone() {
+        try (NvmeHost host = hostA()) {
+            MemorySegment list = host.allocateBuffer(4096);
+            for (int after : new int[] {0x7FFF_FFFF, 0xFFFF_FFFD}) {
+                list.fill((byte) 0x55);
+                host.admin(new Command().opcode(Opcodes.ADMIN_IDENTIFY).nsid(after).cdw(10, Opcodes.CNS_ACTIVE_NAMESPACES)
+                        .data(list, false));
+                assertEquals(0, list.get(java.lang.foreign.ValueLayout.JAVA_INT, 0), "NSIDs above " + Integer.toUnsignedString(after));
+            }
         }
     }
 

@@ -17,6 +17,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class KeepAliveTest {
     private static final int PORT = 4425;
 
+    /** KATO is an unsigned count of milliseconds: 2^31 ms and more is a long timeout, not one already past. */
+    @Test
+    void aKeepAliveTimeoutPastTheSignedRangeHoldsTheController() {
+        AtomicLong clock = new AtomicLong();
+        Target target = new Target(Loopback.soft(), Loopback.options(PORT), Loopback.subsystems());
+        target.start(clock::get);
+        HostOptions options = Loopback.host(Loopback.HOST_A, Loopback.HOST_A_ADDRESS, PORT);
+        try (target; NvmeHost host = NvmeHost.connect(Loopback.soft(), options)) {
+            host.admin(new Command().opcode(Opcodes.ADMIN_SET_FEATURES).cdw(10, Opcodes.FEATURE_KEEP_ALIVE_TIMER).cdw(11, 0x8000_0000));
+            clock.addAndGet(60_000_000_000L);
+            assertEquals(0x8000_0000L, host.admin(new Command().opcode(Opcodes.ADMIN_GET_FEATURES)
+                    .cdw(10, Opcodes.FEATURE_KEEP_ALIVE_TIMER)).result(), "KATO as set");
+            assertEquals(1, target.controllerCount(), "a minute into a timeout of 24 days");
+        }
+    }
+
     @Test
     void controllerEndsWhenKeepAliveLapses() {
         AtomicLong clock = new AtomicLong();

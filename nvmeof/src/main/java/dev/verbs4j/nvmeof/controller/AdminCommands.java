@@ -111,7 +111,9 @@ final class AdminCommands {
                 int count = controller.subsystem.namespaces().size();
                 int written = 0;
                 if (after != NSID_ALL && after != -2) {
-                    for (int nsid = Math.max(1, after + 1); nsid <= count && written < IDENTIFY_BYTES / 4; nsid++) {
+                    // NSIDs are unsigned: past the last namespace (0x7FFFFFFF and up too) the list is empty.
+                    int first = Integer.compareUnsigned(after, count) < 0 ? after + 1 : count + 1;
+                    for (int nsid = first; nsid <= count && written < IDENTIFY_BYTES / 4; nsid++) {
                         Le.u32(out, written * 4L, nsid);
                         written++;
                     }
@@ -166,7 +168,7 @@ final class AdminCommands {
                 slot.result = numberOfQueues(controller);
             }
             case Opcodes.FEATURE_KEEP_ALIVE_TIMER -> {
-                controller.keepAliveMs = value;
+                controller.keepAliveMs = value & 0xffffffffL;
                 controller.keepAlive(queue.target.nowNs());
             }
             case Opcodes.FEATURE_ASYNC_EVENT_CONFIG -> controller.asyncEventConfig = value;
@@ -178,7 +180,7 @@ final class AdminCommands {
         int fid = slot.sqe.cdw(10) & 0xff;
         switch (fid) {
             case Opcodes.FEATURE_NUMBER_OF_QUEUES -> slot.result = numberOfQueues(controller);
-            case Opcodes.FEATURE_KEEP_ALIVE_TIMER -> slot.result = controller.keepAliveMs & 0xffffffffL;
+            case Opcodes.FEATURE_KEEP_ALIVE_TIMER -> slot.result = controller.keepAliveMs;
             case Opcodes.FEATURE_ASYNC_EVENT_CONFIG -> slot.result = controller.asyncEventConfig & 0xffffffffL;
             default -> slot.status = NvmeStatus.INVALID_FIELD | NvmeStatus.DNR;
         }

@@ -17,7 +17,8 @@ final class Controller {
     int cc;
     int csts;
     int grantedIoQueues;
-    int keepAliveMs;
+    /** KATO in milliseconds, an unsigned 32-bit value as the host sent it; 0 for none. */
+    long keepAliveMs;
     long keepAliveDeadlineNs;
     int asyncEventConfig;
     final int[] pendingAsyncEvents = new int[4];

@@ -179,7 +179,8 @@ final class TargetQueue {
      */
     private int prepare(CommandSlot slot, long capsule, int bytes) {
         Sqe sqe = slot.sqe;
-        if ((sqe.flags() & Sqe.FLAGS_PSDT_MASK) != Sqe.FLAGS_PSDT_SGL) {
+        // SGLs for data, and no half of a fused pair: the other half would run alone (as nvmet, Invalid Field).
+        if ((sqe.flags() & (Sqe.FLAGS_PSDT_MASK | Sqe.FLAGS_FUSE_MASK)) != Sqe.FLAGS_PSDT_SGL) {
             return NvmeStatus.INVALID_FIELD | NvmeStatus.DNR;
         }
         int sglLength;
@@ -194,7 +195,7 @@ final class TargetQueue {
             sglLength = sqe.blockLength();
             long offset = sqe.sglAddress();
             int inCapsule = bytes - Sqe.BYTES;
-            if (offset < 0 || sglLength < 0 || offset + sglLength > inCapsule) {
+            if (offset < 0 || sglLength < 0 || offset > inCapsule || sglLength > inCapsule - offset) {
                 return NvmeStatus.SGL_INVALID_OFFSET | NvmeStatus.DNR;
             }
         } else {

@@ -19,6 +19,7 @@ public final class Command {
     boolean toController;
     boolean allowInCapsule = true;
     int declaredSglLength = -1;
+    long declaredSglOffset;
     int capsuleLength = -1;
     int flags = Sqe.FLAGS_PSDT_SGL;
 
@@ -29,6 +30,7 @@ public final class Command {
         toController = false;
         allowInCapsule = true;
         declaredSglLength = -1;
+        declaredSglOffset = 0;
         capsuleLength = -1;
         flags = Sqe.FLAGS_PSDT_SGL;
         return this;
@@ -74,6 +76,12 @@ public final class Command {
     /** Declares an SGL length other than the data's, so the controller reaches past what was registered. */
     public Command declareSglLength(int length) {
         this.declaredSglLength = length;
+        return this;
+    }
+
+    /** Declares an offset other than 0 for data sent in the capsule, so the controller looks past what was sent. */
+    public Command declareSglOffset(long offset) {
+        this.declaredSglOffset = offset;
         return this;
     }
 

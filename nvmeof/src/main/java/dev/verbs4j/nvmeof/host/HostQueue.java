@@ -229,7 +229,7 @@ public final class HostQueue implements AutoCloseable {
         keyed[slot] = false;
         if (length > 0 && command.toController && command.allowInCapsule && length <= inCapsuleBytes) {
             MemorySegment.copy(command.data, 0, capsule, base + Sqe.BYTES, length);
-            sqe.inCapsuleSgl(0, sglLength);
+            sqe.inCapsuleSgl(command.declaredSglOffset, sglLength);
             sendBytes += length;
         } else if (length > 0) {
             key[slot] = keys.grant(slot, command.data, length, !command.toController, qp);
@@ -298,6 +298,12 @@ public final class HostQueue implements AutoCloseable {
     }
 
     private void onResponse(int receive, WorkCompletion wc) {
+        if (wc.byteLength() < Cqe.BYTES) {
+            // Not a whole completion entry: what the buffer holds is an older response's.
+            qp.postRecv(receives[receive]);
+            failed = true;
+            return;
+        }
         cqe.wrap(responses.memory(), (long) receive * Cqe.BYTES);
         int slot = cqe.commandId();
         int answer = cqe.status();
@@ -308,11 +314,18 @@ public final class HostQueue implements AutoCloseable {
             failed = true;
             return;
         }
+        boolean invalidatedByPeer = wc.opcode() == WcOpcode.RECV && wc.withInv();
+        if (invalidatedByPeer && (!keyed[slot] || wc.invalidatedRkey() != key[slot])) {
+            // The controller invalidated a key this command did not give it (another
+            // command's, perhaps mid-transfer): the queue cannot be trusted (as Linux's host).
+            failed = true;
+            return;
+        }
         responsePending[slot] = false;
         status[slot] = answer;
         result[slot] = value;
         if (keyed[slot]) {
-            if (wc.opcode() == WcOpcode.RECV && wc.withInv() && wc.invalidatedRkey() == key[slot]) {
+            if (invalidatedByPeer) {
                 remoteInvalidated[slot] = true;
             } else if (postLocalInvalidate(slot)) {
                 localInvalidated[slot] = true;

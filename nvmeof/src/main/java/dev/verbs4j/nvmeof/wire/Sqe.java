@@ -30,8 +30,10 @@ public final class Sqe {
 
     /** PSDT 01b: SGLs for data, the metadata pointer a contiguous buffer; what fabrics hosts set. */
     public static final int FLAGS_PSDT_SGL = 1 << 6;
-    /** Every flag bit a fabrics command may carry: PSDT and FUSE (which this target does not take). */
+    /** The PSDT bits of the flags. */
     public static final int FLAGS_PSDT_MASK = 3 << 6;
+    /** The FUSE bits of the flags: this target takes no fused commands (FUSES 0). */
+    public static final int FLAGS_FUSE_MASK = 3;
 
     /** SGL type 0, subtype 1: a data block addressed by its offset into the capsule's data. */
     public static final int SGL_DATA_BLOCK_OFFSET = 0x01;
