@@ -42,7 +42,7 @@ final class IbverbsChannel extends Resource implements CompletionChannel {
     }
 
     void detach(IbverbsCq cq) {
-        queues.remove(cq.handle.address());
+        queues.remove(cq.handle.address(), cq); // not a queue made at the same address since
     }
 
     @Override

@@ -61,6 +61,9 @@ final class IbverbsExtendedCq extends IbverbsCq implements ExtendedCompletionQue
         }
     }
 
+    /** Set under the poll lock once the queue is destroyed: no poll may start on freed memory. */
+    private boolean destroyed;
+
     private void lockOutsidePoll() {
         if (pollLock.isHeldByCurrentThread()) {
             throw new IllegalStateException("this thread has a poll open on the queue: end it first");
@@ -72,6 +75,11 @@ final class IbverbsExtendedCq extends IbverbsCq implements ExtendedCompletionQue
     public boolean startPoll() {
         lockOutsidePoll();
         try {
+            // destroyed, not only ensureOpen: a close marks the resource closed only after
+            // destroy() returns, and the poll lock is free again in between.
+            if (destroyed) {
+                throw new IllegalStateException("the completion queue is closed");
+            }
             ensureOpen();
         } catch (IllegalStateException closed) {
             pollLock.unlock();
@@ -256,6 +264,7 @@ final class IbverbsExtendedCq extends IbverbsCq implements ExtendedCompletionQue
         }
         try {
             super.destroy();
+            destroyed = true;
         } finally {
             pollLock.unlock();
         }
