@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** An open device ({@code struct ibv_context}). */
 final class IbverbsContext extends Resource implements DeviceContext {
@@ -49,12 +50,20 @@ final class IbverbsContext extends Resource implements DeviceContext {
     volatile boolean extendedQueuePairs;
     private final AsyncEvents asyncEvents;
 
+    /**
+     * Every context not yet closed. Through it an open context keeps its domains' regions,
+     * and so their memory, reachable: an application that drops every reference without
+     * closing must not let an automatic arena free memory the kernel still lets peers write.
+     */
+    private static final Set<IbverbsContext> OPEN = ConcurrentHashMap.newKeySet();
+
     /** Wraps an open context; the caller made {@code async_fd} non-blocking. */
     IbverbsContext(IbverbsDevice device, ibv_context handle) {
         super("device context " + device.name());
         this.device = device;
         this.handle = handle;
         this.asyncEvents = new AsyncEvents(this);
+        OPEN.add(this);
     }
 
     @Override
@@ -278,12 +287,38 @@ final class IbverbsContext extends Resource implements DeviceContext {
     /** How many type 2 windows of this context are live. */
     private final java.util.concurrent.atomic.AtomicInteger type2Windows = new java.util.concurrent.atomic.AtomicInteger();
 
+    /** How many type 2 windows of all open contexts are live. */
+    private static final java.util.concurrent.atomic.AtomicInteger TYPE2_WINDOWS = new java.util.concurrent.atomic.AtomicInteger();
+
     void type2WindowOpened() {
         type2Windows.incrementAndGet();
+        TYPE2_WINDOWS.incrementAndGet();
     }
 
     void type2WindowClosed() {
         type2Windows.decrementAndGet();
+        TYPE2_WINDOWS.decrementAndGet();
+    }
+
+    /**
+     * The live type 2 window whose key is {@code rkey} in any open context of this context's
+     * device, or null: rxe looks a key up across the whole device, so a LOCAL_INV through one
+     * context reaches a window another context allocated. While no context has a type 2
+     * window, nothing is looked up.
+     */
+    IbverbsMw type2WindowOfDevice(int rkey) {
+        if (TYPE2_WINDOWS.get() == 0) {
+            return null;
+        }
+        for (IbverbsContext context : OPEN) {
+            if (context.device.name().equals(device.name())) {
+                IbverbsMw window = context.type2Window(rkey);
+                if (window != null) {
+                    return window;
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether a type 2 window of this context is live: while none is, a receive's flags need not be read. */
@@ -384,5 +419,6 @@ final class IbverbsContext extends Resource implements DeviceContext {
         asyncEvents.checkNoWaiter();
         NativeErrors.checkErrno(DeviceVerbs.ibv_close_device(handle), "ibv_close_device");
         asyncEvents.free();
+        OPEN.remove(this);
     }
 }

@@ -178,11 +178,12 @@ final class SendPoster {
     }
 
     /**
-     * Refuses a LOCAL_INV of a type 2 window of this context that is not bound, by what this
-     * process posted ({@link IbverbsMw#mayBeInvalidated}): the kernel's rxe would fault on it.
+     * Refuses a LOCAL_INV of a type 2 window of this device that is not bound, by what this
+     * process posted ({@link IbverbsMw#mayBeInvalidated}), whichever of its contexts allocated
+     * it: the kernel's rxe would fault on it.
      */
     private void refuseUnboundWindow(int rkey) {
-        IbverbsMw window = windows.type2Window(rkey);
+        IbverbsMw window = windows.type2WindowOfDevice(rkey);
         if (window != null && !window.mayBeInvalidated()) {
             throw new VerbsException(Errno.EINVAL, "LOCAL_INV of the type 2 window with rkey 0x" + Integer.toHexString(rkey)
                     + ", which is not bound: no bind with a length was posted for it since it was allocated or last"
@@ -270,13 +271,14 @@ final class SendPoster {
             inlineEntry.addr(inlineStaging.address()).length((int) used).lkey(0);
             request.sg_list(inlineEntry).num_sge(used == 0 ? 0 : 1);
         } else if (usesGatherList(op)) {
-            request.sg_list(sgeArray(wr.sges())).num_sge(wr.sges().count());
+            int count = gatherCount(wr.sges());
+            request.sg_list(sgeArray(wr.sges(), count)).num_sge(count);
         } else {
             request.sg_list(null).num_sge(0);
         }
         plainOperands(wr, op);
         if (datagram) {
-            request.wr_ud_ah(addressHandle(wr).handle).wr_ud_remote_qpn(wr.remoteQpn()).wr_ud_remote_qkey(wr.remoteQkey());
+            request.wr_ud_ah(requireHeld(addressHandle(wr)).handle).wr_ud_remote_qpn(wr.remoteQpn()).wr_ud_remote_qkey(wr.remoteQkey());
         }
         int rc = QueuePairVerbs.ibv_post_send(plain, request, refusedRequest);
         if (rc != 0) {
@@ -343,12 +345,15 @@ final class SendPoster {
     /** One checked request into the open batch: its id and flags, operation, data and address. */
     private void add(SendWorkRequest wr) {
         WrOpcode op = wr.opcode();
+        // What is read again here was checked before the batch opened; another thread may
+        // have changed the request since, so what reaches native memory is checked again.
+        checkOperation(op);
         boolean inline = carriesPayload(op) && SendFlag.INLINE.isSet(wr.flags());
         // INLINE only where the data is set inline: rxe's kernel side reads the request's
         // data from the inline area whenever the flag is set.
         qp.wr_id(wr.wrId()).wr_flags(inline ? wr.flags() : wr.flags() & ~SendFlag.INLINE.value());
-        IbverbsMw window = op == WrOpcode.BIND_MW ? window(wr) : null;
-        IbverbsMr region = op == WrOpcode.BIND_MW ? boundRegion(wr) : null;
+        IbverbsMw window = op == WrOpcode.BIND_MW ? requireHeld(window(wr)) : null;
+        IbverbsMr region = op == WrOpcode.BIND_MW ? requireHeld(boundRegion(wr)) : null;
         operation(wr, op, window, region);
         if (inline) {
             inlineData(wr.sges());
@@ -356,7 +361,7 @@ final class SendPoster {
             gatherList(wr.sges());
         }
         if (datagram) {
-            IbverbsAh ah = addressHandle(wr);
+            IbverbsAh ah = requireHeld(addressHandle(wr));
             PostSendVerbs.ibv_wr_set_ud_addr(qp, ah.handle, wr.remoteQpn(), wr.remoteQkey());
         }
     }
@@ -457,20 +462,43 @@ final class SendPoster {
     }
 
     private void gatherList(ScatterGatherList list) {
-        int count = list.count();
+        int count = gatherCount(list);
         if (count == 1) {
             PostSendVerbs.ibv_wr_set_sge(qp, list.lkey(0), list.address(0), list.length(0));
             return;
         }
-        PostSendVerbs.ibv_wr_set_sge_list(qp, count, sgeArray(list));
+        PostSendVerbs.ibv_wr_set_sge_list(qp, count, sgeArray(list, count));
     }
 
-    /** The entries of {@code list} in the native gather array, which is returned at its first entry. */
-    private ibv_sge sgeArray(ScatterGatherList list) {
-        for (int i = 0; i < list.count(); i++) {
+    /** The number of entries, read once, within the native gather array's {@code maxSge}. */
+    private int gatherCount(ScatterGatherList list) {
+        int count = list.count();
+        if (count > maxSge) {
+            throw new VerbsException(Errno.EINVAL, "the gather list grew to " + count + " entries during the post, past the"
+                    + " queue pair's " + maxSge);
+        }
+        return count;
+    }
+
+    /** The first {@code count} entries of {@code list} in the native gather array, which is returned at its first entry. */
+    private ibv_sge sgeArray(ScatterGatherList list, int count) {
+        for (int i = 0; i < count; i++) {
             sges.position(i).addr(list.address(i)).length(list.length(i)).lkey(list.lkey(i));
         }
         return sges.position(0);
+    }
+
+    /**
+     * {@code object}, which the checks before the post held open; one the request names only
+     * now (another thread changed it) is refused: it is not held, and could be freed under the post.
+     */
+    private <T extends Resource> T requireHeld(T object) {
+        for (int i = 0; i < heldCount; i++) {
+            if (held[i] == object) {
+                return object;
+            }
+        }
+        throw new VerbsException(Errno.EINVAL, "the request's " + object + " changed during the post");
     }
 
     /**
@@ -492,6 +520,10 @@ final class SendPoster {
             int length = list.length(i);
             if (length == 0) {
                 continue;
+            }
+            if (length < 0 || length > maxInline - used) {
+                throw new VerbsException(Errno.EINVAL, "the inline data grew past the queue pair's " + maxInline
+                        + " bytes during the post");
             }
             MemorySegment from = inlineMemory(list, i);
             try {
