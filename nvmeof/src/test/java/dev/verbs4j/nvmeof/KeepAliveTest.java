@@ -16,15 +16,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /** Keep-alive deadlines against a clock the test moves: no sleeping. */
 class KeepAliveTest {
     private static final int PORT = 4425;
+    private static final HostOptions HOST = Loopback.host(Loopback.HOST_A, Loopback.HOST_A_ADDRESS, PORT);
+
+    /** A target whose time is {@code clock}'s, which the test moves. */
+    private static Target targetOn(AtomicLong clock) {
+        Target target = new Target(Loopback.soft(), Loopback.options(PORT), Loopback.subsystems());
+        target.start(clock::get);
+        return target;
+    }
 
     /** KATO is an unsigned count of milliseconds: 2^31 ms and more is a long timeout, not one already past. */
     @Test
     void aKeepAliveTimeoutPastTheSignedRangeHoldsTheController() {
         AtomicLong clock = new AtomicLong();
-        Target target = new Target(Loopback.soft(), Loopback.options(PORT), Loopback.subsystems());
-        target.start(clock::get);
-        HostOptions options = Loopback.host(Loopback.HOST_A, Loopback.HOST_A_ADDRESS, PORT);
-        try (target; NvmeHost host = NvmeHost.connect(Loopback.soft(), options)) {
+        try (Target target = targetOn(clock); NvmeHost host = NvmeHost.connect(Loopback.soft(), HOST)) {
             host.admin(new Command().opcode(Opcodes.ADMIN_SET_FEATURES).cdw(10, Opcodes.FEATURE_KEEP_ALIVE_TIMER).cdw(11, 0x8000_0000));
             clock.addAndGet(60_000_000_000L);
             assertEquals(0x8000_0000L, host.admin(new Command().opcode(Opcodes.ADMIN_GET_FEATURES)
@@ -36,10 +41,7 @@ class KeepAliveTest {
     @Test
     void controllerEndsWhenKeepAliveLapses() {
         AtomicLong clock = new AtomicLong();
-        Target target = new Target(Loopback.soft(), Loopback.options(PORT), Loopback.subsystems());
-        target.start(clock::get);
-        HostOptions options = Loopback.host(Loopback.HOST_A, Loopback.HOST_A_ADDRESS, PORT);
-        try (target; NvmeHost host = NvmeHost.connect(Loopback.soft(), options)) {
+        try (Target target = targetOn(clock); NvmeHost host = NvmeHost.connect(Loopback.soft(), HOST)) {
             assertEquals(1, target.controllerCount());
             clock.addAndGet(4_000_000_000L);
             host.admin(new Command().opcode(Opcodes.ADMIN_KEEP_ALIVE));
