@@ -176,9 +176,7 @@ final class Responder {
                 qp.counters.increment(Counters.OUT_OF_SEQUENCE);
                 if (!nakSent) {
                     nakSent = true;
-                    sendAck(Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn);
-                    qp.counters.increment(Counters.NAKS_SENT);
-                    qp.counters.increment(Counters.NAKS_SENT_BY_CODE + Counters.nakCode(Aeth.NAK_PSN_SEQUENCE_ERROR));
+                    sendNak(Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn);
                 }
                 return;
             }
@@ -417,9 +415,7 @@ final class Responder {
     private void receiveProtectionError(int psn) {
         completeReceive(WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, true);
         if (qp.type == QpType.RC) {
-            sendAck(Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn);
-            qp.counters.increment(Counters.NAKS_SENT);
-            qp.counters.increment(Counters.NAKS_SENT_BY_CODE + Counters.nakCode(Aeth.NAK_REMOTE_OPERATIONAL_ERROR));
+            sendNak(Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn);
         }
         qp.enterError(null);
     }
@@ -894,6 +890,13 @@ final class Responder {
         }
     }
 
+    /** Sends a NAK with {@code syndrome} for {@code psn} and counts it, by its code too. */
+    private void sendNak(int syndrome, int psn) {
+        sendAck(syndrome, psn);
+        qp.counters.increment(Counters.NAKS_SENT);
+        qp.counters.increment(Counters.NAKS_SENT_BY_CODE + Counters.nakCode(syndrome));
+    }
+
     /**
      * Class C (IBTA Table 59): NAK, fail the receive in progress, and move the QP to error.
      * A receive an RDMA WRITE with immediate took before its R_Key failed completes with
@@ -902,9 +905,7 @@ final class Responder {
      * IBV_WC_REM_ACCESS_ERR there. Other class C errors fail it as an invalid request.
      */
     private void classC(int syndrome, int psn) {
-        sendAck(syndrome, psn);
-        qp.counters.increment(Counters.NAKS_SENT);
-        qp.counters.increment(Counters.NAKS_SENT_BY_CODE + Counters.nakCode(syndrome));
+        sendNak(syndrome, psn);
         if (receiveActive) {
             WcStatus status = syndrome == Aeth.NAK_REMOTE_ACCESS_ERROR ? WcStatus.LOC_ACCESS_ERR : WcStatus.REM_INV_REQ_ERR;
             completeReceive(status, WcOpcode.RECV, 0, 0, 0, true);
