@@ -96,7 +96,9 @@ public final class MemoryTable {
             for (MemoryObject o : objects) {
                 if (o instanceof Region fast && fast.state() == MemoryObject.VALID && fast.backedBy(r.memory())) {
                     fast.invalidate();
-                    revokeWindowsOn(fast);
+                    if (fast.boundWindows() > 0) {
+                        revokeWindowsOn(fast);
+                    }
                 }
             }
         }
