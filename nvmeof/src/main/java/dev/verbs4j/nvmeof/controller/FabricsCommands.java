@@ -86,7 +86,7 @@ final class FabricsCommands {
                 fail(slot, NvmeStatus.CONNECT_CONTROLLER_BUSY, 0);
                 return;
             }
-            controller.keepAliveMs = Connect.kato(command) & 0xffffffffL;
+            controller.keepAliveMs = Connect.kato(command);
             controller.keepAlive(target.nowNs());
         } else {
             controller = target.controller(cntlid);

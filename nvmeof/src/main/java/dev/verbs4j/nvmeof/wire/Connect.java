@@ -44,8 +44,9 @@ public final class Connect {
         return Le.u16(sqe, SQSIZE);
     }
 
-    public static int kato(MemorySegment sqe) {
-        return Le.u32(sqe, KATO);
+    /** KATO in milliseconds: an unsigned 32-bit count. */
+    public static long kato(MemorySegment sqe) {
+        return Le.u32(sqe, KATO) & 0xffffffffL;
     }
 
     public static void command(MemorySegment sqe, int qid, int sqsize, int katoMs) {
