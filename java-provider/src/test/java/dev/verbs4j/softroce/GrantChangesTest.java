@@ -136,62 +136,61 @@ class GrantChangesTest {
         }
     }
 
+    /** A page registered on B, a fast-registered region over it at {@link #IOVA}, and a type 2 window on all of it. */
+    private record WindowedFastRegion(MemoryRegion backing, MemoryRegion fast, int key, MemoryWindow window, int windowKey) {
+    }
+
+    private WindowedFastRegion windowedFastRegion(RcPair p, Arena arena) {
+        MemorySegment page = arena.allocate(4096, 4096);
+        MemoryRegion backing = p.b.pd.registerMemory(page, EnumSet.of(LOCAL_WRITE));
+        MemoryRegion fast = p.b.pd.allocateFastRegMr(1);
+        int key = MemoryWindow.incrementRkey(fast.lkey());
+        p.b.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).registerMr(fast, key, new long[] {page.address()}, 1, 12,
+                IOVA, 4096, LOCAL_WRITE.value() | MW_BIND.value()));
+        expect(WcStatus.SUCCESS, WcOpcode.REG_MR, p.b);
+        MemoryWindow window = p.b.pd.allocateMw(MwType.TYPE_2);
+        int windowKey = MemoryWindow.incrementRkey(window.rkey());
+        p.b.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).bindMw(window, windowKey, fast, IOVA, 4096, REMOTE_WRITE.value()));
+        expect(WcStatus.SUCCESS, WcOpcode.BIND_MW, p.b);
+        return new WindowedFastRegion(backing, fast, key, window, windowKey);
+    }
+
     @Test
     void aFastRegisteredRegionWithAWindowBoundCannotBeInvalidated() {
         try (RcPair p = sim.connect(1 << 16, 8, 10); Arena arena = Arena.ofShared()) {
-            MemorySegment page = arena.allocate(4096, 4096);
-            MemoryRegion backing = p.b.pd.registerMemory(page, EnumSet.of(LOCAL_WRITE));
-            MemoryRegion fast = p.b.pd.allocateFastRegMr(1);
-            int key = MemoryWindow.incrementRkey(fast.lkey());
-            p.b.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).registerMr(fast, key, new long[] {page.address()}, 1, 12,
-                    IOVA, 4096, LOCAL_WRITE.value() | MW_BIND.value()));
-            expect(WcStatus.SUCCESS, WcOpcode.REG_MR, p.b);
-            MemoryWindow window = p.b.pd.allocateMw(MwType.TYPE_2);
-            int windowKey = MemoryWindow.incrementRkey(window.rkey());
-            p.b.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).bindMw(window, windowKey, fast, IOVA, 4096, REMOTE_WRITE.value()));
-            expect(WcStatus.SUCCESS, WcOpcode.BIND_MW, p.b);
+            WindowedFastRegion f = windowedFastRegion(p, arena);
 
             // As the kernel rxe: a region with windows bound stays as it is, and the QP errs.
-            p.b.qp.postSend(new SendWorkRequest().wrId(3).signaled(true).localInvalidate(key));
+            p.b.qp.postSend(new SendWorkRequest().wrId(3).signaled(true).localInvalidate(f.key()));
             expect(WcStatus.LOC_QP_OP_ERR, WcOpcode.LOCAL_INV, p.b);
             assertEquals(QpState.ERR, p.b.qp.state());
-            window.close();
-            fast.close();
-            backing.close();
+            f.window().close();
+            f.fast().close();
+            f.backing().close();
         }
     }
 
     @Test
     void windowsOnAFastRegisteredRegionGoWithTheMemoryUnderIt() {
         try (RcPair p = sim.connect(1 << 16, 8, 10); Arena arena = Arena.ofShared()) {
-            MemorySegment page = arena.allocate(4096, 4096);
+            WindowedFastRegion f = windowedFastRegion(p, arena);
             MemorySegment other = arena.allocate(4096, 4096);
-            MemoryRegion backing = p.b.pd.registerMemory(page, EnumSet.of(LOCAL_WRITE));
             MemoryRegion otherMr = p.b.pd.registerMemory(other, EnumSet.of(LOCAL_WRITE));
-            MemoryRegion fast = p.b.pd.allocateFastRegMr(1);
-            int key = MemoryWindow.incrementRkey(fast.lkey());
-            p.b.qp.postSend(new SendWorkRequest().wrId(1).signaled(true).registerMr(fast, key, new long[] {page.address()}, 1, 12,
-                    IOVA, 4096, LOCAL_WRITE.value() | MW_BIND.value()));
-            expect(WcStatus.SUCCESS, WcOpcode.REG_MR, p.b);
-            MemoryWindow window = p.b.pd.allocateMw(MwType.TYPE_2);
-            int windowKey = MemoryWindow.incrementRkey(window.rkey());
-            p.b.qp.postSend(new SendWorkRequest().wrId(2).signaled(true).bindMw(window, windowKey, fast, IOVA, 4096, REMOTE_WRITE.value()));
-            expect(WcStatus.SUCCESS, WcOpcode.BIND_MW, p.b);
 
             // The memory under the fast-registered region is deregistered: the region and its
             // window go. The region registered again over other memory grants no remote right.
-            backing.close();
-            int key2 = MemoryWindow.incrementRkey(key);
-            p.b.qp.postSend(new SendWorkRequest().wrId(3).signaled(true).registerMr(fast, key2, new long[] {other.address()}, 1, 12,
+            f.backing().close();
+            int key2 = MemoryWindow.incrementRkey(f.key());
+            p.b.qp.postSend(new SendWorkRequest().wrId(3).signaled(true).registerMr(f.fast(), key2, new long[] {other.address()}, 1, 12,
                     IOVA, 4096, LOCAL_WRITE.value()));
             expect(WcStatus.SUCCESS, WcOpcode.REG_MR, p.b);
             p.a.buf.asSlice(0, 64).fill((byte) 0x3C);
-            p.a.qp.postSend(new SendWorkRequest().wrId(4).signaled(true).buffer(p.a.mr, 0, 64).rdmaWrite(IOVA, windowKey));
+            p.a.qp.postSend(new SendWorkRequest().wrId(4).signaled(true).buffer(p.a.mr, 0, 64).rdmaWrite(IOVA, f.windowKey()));
 
             expect(WcStatus.REM_ACCESS_ERR, WcOpcode.RDMA_WRITE, p.a);
             assertEquals(-1, other.mismatch(arena.allocate(4096)), "nothing reached memory registered without remote rights");
-            window.close();
-            fast.close();
+            f.window().close();
+            f.fast().close();
             otherMr.close();
         }
     }
