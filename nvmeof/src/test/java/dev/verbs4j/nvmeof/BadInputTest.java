@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -159,7 +160,7 @@ class BadInputTest {
                 list.fill((byte) 0x55);
                 host.admin(new Command().opcode(Opcodes.ADMIN_IDENTIFY).nsid(after).cdw(10, Opcodes.CNS_ACTIVE_NAMESPACES)
                         .data(list, false));
-                assertEquals(0, list.get(java.lang.foreign.ValueLayout.JAVA_INT, 0), "NSIDs above " + Integer.toUnsignedString(after));
+                assertEquals(0, list.get(ValueLayout.JAVA_INT, 0), "NSIDs above " + Integer.toUnsignedString(after));
             }
         }
     }
