@@ -62,7 +62,8 @@ class MemoryLifetimeTest {
         long foundBefore = context.freedMemoryRegions();
         Buffer source = pair.remote().buffer(4096);
         Arena arena = Arena.ofShared();
-        MemoryRegion region = pair.local().pd().registerMemory(arena.allocate(4096, Testbed.PAGE), Buffer.allRemoteAccess());
+        MemoryRegion region = bed.track(pair.local().pd().registerMemory(arena.allocate(4096, Testbed.PAGE),
+                Buffer.allRemoteAccess()));
         arena.close();
 
         Expect.errno(Errno.EFAULT, () -> pair.local().qp().postSend(new SendWorkRequest().wrId(21).signaled(true)
@@ -72,7 +73,7 @@ class MemoryLifetimeTest {
         assertEquals(foundBefore + 1, context.freedMemoryRegions(), "the region is found once");
         Expect.status(WcStatus.REM_ACCESS_ERR, peerWrites(pair, source, region.address(), region.rkey(), 23),
                 "a peer's write through the rkey of a region found over freed memory");
-        region.close();
+        bed.closeNow(region);
         assertEquals(foundBefore + 1, context.freedMemoryRegions(), "and counted once");
     }
 
@@ -83,7 +84,8 @@ class MemoryLifetimeTest {
         long foundBefore = context.freedMemoryRegions();
         Buffer source = pair.remote().buffer(4096);
         Arena arena = Arena.ofShared();
-        MemoryRegion region = pair.local().pd().registerMemory(arena.allocate(4096, Testbed.PAGE), Buffer.allRemoteAccess());
+        MemoryRegion region = bed.track(pair.local().pd().registerMemory(arena.allocate(4096, Testbed.PAGE),
+                Buffer.allRemoteAccess()));
         arena.close();
 
         dev.verbs4j.WorkCompletion[] none = {new dev.verbs4j.WorkCompletion()};
@@ -94,7 +96,7 @@ class MemoryLifetimeTest {
         assertEquals(foundBefore + 1, context.freedMemoryRegions(), "empty polls find the region");
         Expect.status(WcStatus.REM_ACCESS_ERR, peerWrites(pair, source, region.address(), region.rkey(), 41),
                 "a peer's write through the rkey of a region found over freed memory");
-        region.close();
+        bed.closeNow(region);
     }
 
     @Test
@@ -103,10 +105,10 @@ class MemoryLifetimeTest {
         DeviceContext context = bed.local().context();
         long foundBefore = context.freedMemoryRegions();
         Arena arena = Arena.ofShared();
-        MemoryRegion region = pd.registerMemory(arena.allocate(4096, Testbed.PAGE), Buffer.allRemoteAccess());
+        MemoryRegion region = bed.track(pd.registerMemory(arena.allocate(4096, Testbed.PAGE), Buffer.allRemoteAccess()));
         arena.close();
 
-        region.close();
+        bed.closeNow(region);
 
         assertEquals(foundBefore + 1, context.freedMemoryRegions());
     }
