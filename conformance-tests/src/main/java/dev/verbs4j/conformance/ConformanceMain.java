@@ -55,6 +55,7 @@ public final class ConformanceMain {
             Map.entry("--label", ConformanceConfig.LABEL),
             Map.entry("--report-dir", ReportFiles.DIR_PROPERTY),
             Map.entry("--timeout-ms", Completions.TIMEOUT_PROPERTY),
+            Map.entry("--retry-count", ConformanceConfig.RETRY_COUNT),
             Map.entry("--connect", "verbs4j.conformance.connect"),
             Map.entry("--gid", ConformanceConfig.GID));
 
@@ -247,6 +248,8 @@ public final class ConformanceMain {
                   --label TEXT          run label and report file name (default provider-peerProvider)
                   --report-dir DIR      report folder (default target/conformance)
                   --timeout-ms N        how long a case waits for an expected completion (default 5000)
+                  --retry-count N       transport retries of the RC queue pairs, 0-7 (default 7; 6 on a lossy
+                                        link, where rxe at 7 resends a lost fatal NAK's request for ever)
                   --connect HOW         how RC pairs connect: memory (default, attributes set directly) or cm
                                         (through the connection manager, as librdmacm applications do)
                   --gid KIND            which GID each device is addressed by: ipv4 (default, the first IPv4-mapped),
