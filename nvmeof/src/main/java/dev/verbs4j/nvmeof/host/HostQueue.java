@@ -265,11 +265,8 @@ public final class HostQueue implements AutoCloseable {
             int slot = (int) wc.wrId();
             long kind = wc.wrId() & KIND_MASK;
             if (wc.status() != WcStatus.SUCCESS) {
-                if (!failed) {
-                    failure = wc.status() + " on " + (kind == KIND_RECEIVE ? "a receive" : kind == KIND_SEND ? "a capsule send"
-                            : kind == KIND_INVALIDATE ? "a local invalidate" : "a key grant") + " of slot " + slot;
-                }
-                failed = true;
+                fail(wc.status() + " on " + (kind == KIND_RECEIVE ? "a receive" : kind == KIND_SEND ? "a capsule send"
+                        : kind == KIND_INVALIDATE ? "a local invalidate" : "a key grant") + " of slot " + slot);
                 continue;
             }
             if (kind == KIND_RECEIVE) {
@@ -301,7 +298,7 @@ public final class HostQueue implements AutoCloseable {
         if (wc.byteLength() < Cqe.BYTES) {
             // Not a whole completion entry: what the buffer holds is an older response's.
             qp.postRecv(receives[receive]);
-            failed = true;
+            fail("a response of " + wc.byteLength() + " bytes, shorter than a completion entry");
             return;
         }
         cqe.wrap(responses.memory(), (long) receive * Cqe.BYTES);
@@ -311,14 +308,15 @@ public final class HostQueue implements AutoCloseable {
         qp.postRecv(receives[receive]);
         if (slot >= depth || !busy[slot] || !responsePending[slot]) {
             // A response for no command outstanding: the controller is confused; the queue cannot be trusted.
-            failed = true;
+            fail("a response for command " + slot + ", which is not outstanding");
             return;
         }
         boolean invalidatedByPeer = wc.opcode() == WcOpcode.RECV && wc.withInv();
         if (invalidatedByPeer && (!keyed[slot] || wc.invalidatedRkey() != key[slot])) {
             // The controller invalidated a key this command did not give it (another
             // command's, perhaps mid-transfer): the queue cannot be trusted (as Linux's host).
-            failed = true;
+            fail(String.format("the response to command %d invalidated key 0x%x, which the command did not give",
+                    slot, wc.invalidatedRkey()));
             return;
         }
         responsePending[slot] = false;
@@ -382,7 +380,7 @@ public final class HostQueue implements AutoCloseable {
             }
             if (found == null) {
                 if (System.nanoTime() - deadline > 0) {
-                    failed = true;
+                    fail("no response within " + timeout);
                     throw new NvmeException(NvmeException.TRANSPORT, "queue " + qid + ": no response within " + timeout);
                 }
                 Thread.onSpinWait();
@@ -393,6 +391,14 @@ public final class HostQueue implements AutoCloseable {
                     + (found.status() < 0 ? ": no response, the queue failed (" + failure + ")" : ""));
         }
         return found;
+    }
+
+    /** Fails the queue; the first reason is the one {@link #failure()} keeps. */
+    private void fail(String why) {
+        if (!failed) {
+            failure = why;
+        }
+        failed = true;
     }
 
     QueuePair queuePair() {
