@@ -56,6 +56,12 @@ class ControllerMisbehaviourTest {
         return host.ioQueue(1);
     }
 
+    /** Submits a read of 8 blocks from {@code lba} and returns it as the controller received it. */
+    private IoCommand read(HostQueue queue, long lba) throws InterruptedException {
+        queue.submit(Command.read(1, lba, 8, host.allocateBuffer(4096)));
+        return target.nextIo(WAIT);
+    }
+
     /** Polls until {@code count} commands have ended. */
     private static List<Completion> ended(HostQueue queue, int count) {
         List<Completion> ended = new ArrayList<>();
@@ -106,8 +112,7 @@ class ControllerMisbehaviourTest {
     @EnumSource(value = KeyMethod.class, names = {"FAST_REGISTER", "WINDOW"})
     void aResponseShorterThanACompletionEntryFailsTheQueue(KeyMethod keys) throws InterruptedException {
         HostQueue queue = connect(keys);
-        queue.submit(Command.read(1, 0, 8, host.allocateBuffer(4096)));
-        IoCommand read = target.nextIo(WAIT);
+        IoCommand read = read(queue, 0);
 
         // The receive buffer still holds zeros, which read as a success for command 0.
         target.answer(read, new Answer(read.commandId(), 0, Cqe.BYTES / 2, false, 0));
@@ -119,8 +124,7 @@ class ControllerMisbehaviourTest {
     @EnumSource(value = KeyMethod.class, names = {"FAST_REGISTER", "WINDOW"})
     void aResponseForNoCommandOutstandingFailsTheQueue(KeyMethod keys) throws InterruptedException {
         HostQueue queue = connect(keys);
-        queue.submit(Command.read(1, 0, 8, host.allocateBuffer(4096)));
-        IoCommand read = target.nextIo(WAIT);
+        IoCommand read = read(queue, 0);
 
         target.answer(read, new Answer(read.commandId() + 1, 0, Cqe.BYTES, false, 0));
 
@@ -131,10 +135,8 @@ class ControllerMisbehaviourTest {
     @EnumSource(value = KeyMethod.class, names = {"FAST_REGISTER", "WINDOW"})
     void invalidatingAnotherCommandsKeyFailsTheQueue(KeyMethod keys) throws InterruptedException {
         HostQueue queue = connect(keys);
-        queue.submit(Command.read(1, 0, 8, host.allocateBuffer(4096)));
-        queue.submit(Command.read(1, 8, 8, host.allocateBuffer(4096)));
-        IoCommand first = target.nextIo(WAIT);
-        IoCommand second = target.nextIo(WAIT);
+        IoCommand first = read(queue, 0);
+        IoCommand second = read(queue, 8);
 
         // The first command's response takes away the key the second's data is still to go through.
         target.answer(first, new Answer(first.commandId(), 0, Cqe.BYTES, true, second.key()));
