@@ -15,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A gather entry the requester cannot use completes with IBV_WC_LOC_PROT_ERR: an lkey
- * that names no region, or one of another protection domain (IBTA 10.6.3.3).
+ * that names no region, one of another protection domain, or a range past its region's end
+ * (IBTA 10.6.3.3).
  */
 @ConformanceSuite
 class LocalProtectionTest {
@@ -46,5 +47,19 @@ class LocalProtectionTest {
 
         Expect.status(WcStatus.LOC_PROT_ERR, Completions.next(pair.local().sendCq(), "a write from another PD's region"),
                 "write gathering from a region of another protection domain");
+    }
+
+    @Test
+    void gatherPastTheEndOfItsRegionIsLocalProtectionError(Testbed bed) {
+        RcPair pair = bed.rcPair();
+        Buffer source = pair.local().buffer(4096);
+        Buffer target = pair.remote().buffer(4096);
+        SendWorkRequest wr = new SendWorkRequest().wrId(203).signaled(true).rdmaWrite(target.remoteAddress(0), target.rkey());
+        wr.sges().clear().add(source.memory().address() + 4096 - 32, 64, source.lkey());
+
+        pair.local().qp().postSend(wr);
+
+        Expect.status(WcStatus.LOC_PROT_ERR, Completions.next(pair.local().sendCq(), "a write gathering past its region's end"),
+                "write gathering past the end of its region");
     }
 }

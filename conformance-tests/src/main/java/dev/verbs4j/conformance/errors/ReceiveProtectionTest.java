@@ -23,8 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * cannot place the SEND, a local protection error on its own buffer (IBTA 10.6.3.3; class A).
  * The receive completes with IBV_WC_LOC_PROT_ERR, the sender is told with a remote
  * operational error NAK (IBV_WC_REM_OP_ERR), the receiving queue pair enters the error state,
- * and the foreign region is not written. The kernel rxe treats the receive as malformed and
- * completes it with IBV_WC_LOC_QP_OP_ERR.
+ * and the foreign region is not written. A scatter entry that runs past the end of its own
+ * region fails the same check, on its range. The kernel rxe treats either receive as malformed
+ * and completes it with IBV_WC_LOC_QP_OP_ERR.
  */
 @ConformanceSuite
 class ReceiveProtectionTest {
@@ -46,5 +47,24 @@ class ReceiveProtectionTest {
         assertEquals(341, recv.wrId(), "wrId of the failed receive");
         QpStates.await(pair.remote().qp(), QpState.ERR, "the receiving queue pair after a class A error");
         assertEquals(0, foreign.memory().get(ValueLayout.JAVA_BYTE, 0), "the other domain's region was not written");
+    }
+
+    @Test
+    void receivePastTheEndOfItsRegionIsLocalProtectionError(Testbed bed) {
+        RcPair pair = bed.rcPair();
+        Buffer source = pair.local().buffer(256);
+        Buffer target = pair.remote().buffer(4096);
+        source.memory().asSlice(0, 64).fill((byte) 0x5D);
+        pair.remote().postRecv(343, target, 4096 - 32, 64);
+
+        pair.local().qp().postSend(new SendWorkRequest().wrId(342).signaled(true).buffer(source.region(), 0, 64).send());
+
+        Expect.status(WcStatus.REM_OP_ERR, Completions.next(pair.local().sendCq(), "a send into a receive past its region's end"),
+                "sender whose message the responder cannot place");
+        WorkCompletion recv = Expect.status(WcStatus.LOC_PROT_ERR,
+                Completions.next(pair.remote().recvCq(), "the receive past its region's end"), "receive past its region's end");
+        assertEquals(343, recv.wrId(), "wrId of the failed receive");
+        QpStates.await(pair.remote().qp(), QpState.ERR, "the receiving queue pair after a class A error");
+        assertEquals(0, target.memory().get(ValueLayout.JAVA_BYTE, 4096 - 32), "the region's last bytes were not written");
     }
 }
