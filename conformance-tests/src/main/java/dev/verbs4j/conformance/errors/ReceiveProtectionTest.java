@@ -33,38 +33,37 @@ class ReceiveProtectionTest {
     @Test
     void receiveIntoAnotherDomainsRegionIsLocalProtectionError(Testbed bed) {
         RcPair pair = bed.rcPair();
-        Buffer source = pair.local().buffer(256);
         Buffer foreign = bed.buffer(bed.pd(bed.remote()), 4096, Access.LOCAL_WRITE);
-        source.memory().asSlice(0, 64).fill((byte) 0x5C);
-        pair.remote().postRecv(341, foreign, 0, 256);
 
-        pair.local().qp().postSend(new SendWorkRequest().wrId(340).signaled(true).buffer(source.region(), 0, 64).send());
-
-        Expect.status(WcStatus.REM_OP_ERR, Completions.next(pair.local().sendCq(), "a send into a receive of another PD's region"),
-                "sender whose message the responder cannot place");
-        WorkCompletion recv = Expect.status(WcStatus.LOC_PROT_ERR,
-                Completions.next(pair.remote().recvCq(), "the receive of another PD's region"), "receive into another PD's region");
-        assertEquals(341, recv.wrId(), "wrId of the failed receive");
-        QpStates.await(pair.remote().qp(), QpState.ERR, "the receiving queue pair after a class A error");
-        assertEquals(0, foreign.memory().get(ValueLayout.JAVA_BYTE, 0), "the other domain's region was not written");
+        sendIntoAReceiveItsKeyDoesNotGrant(pair, foreign, 0, 256, "a receive of another PD's region");
     }
 
     @Test
     void receivePastTheEndOfItsRegionIsLocalProtectionError(Testbed bed) {
         RcPair pair = bed.rcPair();
-        Buffer source = pair.local().buffer(256);
         Buffer target = pair.remote().buffer(4096);
-        source.memory().asSlice(0, 64).fill((byte) 0x5D);
-        pair.remote().postRecv(343, target, 4096 - 32, 64);
 
-        pair.local().qp().postSend(new SendWorkRequest().wrId(342).signaled(true).buffer(source.region(), 0, 64).send());
+        sendIntoAReceiveItsKeyDoesNotGrant(pair, target, 4096 - 32, 64, "a receive past its region's end");
+    }
 
-        Expect.status(WcStatus.REM_OP_ERR, Completions.next(pair.local().sendCq(), "a send into a receive past its region's end"),
+    /**
+     * Sends 64 bytes into a receive of {@code length} bytes at {@code offset} of {@code buffer},
+     * which the receive's local key does not grant, and checks the class A outcome: the sender
+     * gets REM_OP_ERR, the receive LOC_PROT_ERR, the receiving queue pair goes to error, and
+     * the byte at {@code offset} stays unwritten.
+     */
+    private static void sendIntoAReceiveItsKeyDoesNotGrant(RcPair pair, Buffer buffer, long offset, int length, String what) {
+        Buffer source = pair.local().buffer(256);
+        source.memory().asSlice(0, 64).fill((byte) 0x5C);
+        pair.remote().postRecv(341, buffer, offset, length);
+
+        pair.local().qp().postSend(new SendWorkRequest().wrId(340).signaled(true).buffer(source.region(), 0, 64).send());
+
+        Expect.status(WcStatus.REM_OP_ERR, Completions.next(pair.local().sendCq(), "a send into " + what),
                 "sender whose message the responder cannot place");
-        WorkCompletion recv = Expect.status(WcStatus.LOC_PROT_ERR,
-                Completions.next(pair.remote().recvCq(), "the receive past its region's end"), "receive past its region's end");
-        assertEquals(343, recv.wrId(), "wrId of the failed receive");
+        WorkCompletion recv = Expect.status(WcStatus.LOC_PROT_ERR, Completions.next(pair.remote().recvCq(), what), what);
+        assertEquals(341, recv.wrId(), "wrId of the failed receive");
         QpStates.await(pair.remote().qp(), QpState.ERR, "the receiving queue pair after a class A error");
-        assertEquals(0, target.memory().get(ValueLayout.JAVA_BYTE, 4096 - 32), "the region's last bytes were not written");
+        assertEquals(0, buffer.memory().get(ValueLayout.JAVA_BYTE, offset), "the receive's memory was not written");
     }
 }
