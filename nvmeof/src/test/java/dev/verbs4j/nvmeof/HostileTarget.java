@@ -50,7 +50,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class HostileTarget implements AutoCloseable {
     /** An I/O command the host sent: what the test needs to answer it, rightly or not. */
-    record IoCommand(Link link, int commandId, long address, int length, int key) {
+    record IoCommand(Link link, int commandId, long address, int key) {
     }
 
     /** How an answer goes wrong, or not. */
@@ -213,7 +213,7 @@ final class HostileTarget implements AutoCloseable {
         private void onCapsule(long base) {
             int cid = sqe.commandId();
             if (qid != 0 && sqe.opcode() != Opcodes.FABRICS) {
-                io.add(new IoCommand(this, cid, sqe.sglAddress(), sqe.keyedLength(), sqe.keyedKey()));
+                io.add(new IoCommand(this, cid, sqe.sglAddress(), sqe.keyedKey()));
                 return;
             }
             long result = 0;

@@ -76,7 +76,7 @@ public final class HostQueue implements AutoCloseable {
     private final boolean[] localInvalidated;
     private final int[] free;
     private int freeCount;
-    private boolean failed;
+    /** What failed the queue first; null while it has not failed. */
     private String failure;
 
     /**
@@ -190,7 +190,7 @@ public final class HostQueue implements AutoCloseable {
 
     /** Whether the transport failed: every command outstanding then, and every later one, fails. */
     public boolean failed() {
-        return failed;
+        return failure != null;
     }
 
     /** What failed first, for messages; null while nothing has. */
@@ -212,7 +212,7 @@ public final class HostQueue implements AutoCloseable {
      * @throws NvmeException with {@link NvmeException#TRANSPORT} when the queue has failed
      */
     public int submit(Command command) {
-        if (failed) {
+        if (failed()) {
             throw new NvmeException(NvmeException.TRANSPORT, "queue " + qid + " has failed");
         }
         if (freeCount == 0) {
@@ -259,7 +259,7 @@ public final class HostQueue implements AutoCloseable {
      */
     public int poll(Completion[] out) {
         int reported = 0;
-        int n = failed ? 0 : cq.poll(completions, completions.length);
+        int n = failed() ? 0 : cq.poll(completions, completions.length);
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = completions[i];
             int slot = (int) wc.wrId();
@@ -281,7 +281,7 @@ public final class HostQueue implements AutoCloseable {
             if (!busy[slot]) {
                 continue;
             }
-            if (failed) {
+            if (failed()) {
                 out[reported++].set(slot, NvmeException.TRANSPORT, 0, false, false);
                 busy[slot] = false;
                 free[freeCount++] = slot;
@@ -395,10 +395,9 @@ public final class HostQueue implements AutoCloseable {
 
     /** Fails the queue; the first reason is the one {@link #failure()} keeps. */
     private void fail(String why) {
-        if (!failed) {
+        if (failure == null) {
             failure = why;
         }
-        failed = true;
     }
 
     QueuePair queuePair() {
