@@ -82,7 +82,7 @@ accel_options() {
 # link-a and link-b: each end sends its frames as UDP datagrams to the other's
 # port on the host's loopback. The MAC addresses differ in their last byte.
 link_options() {
-    local port=${RXEVM_LINK_PORT:-47100} here there mac
+    local port=${RXEVM_LINK_PORT:-27100} here there mac
     case $NET in
         link-a) here=$port there=$((port + 1)) mac=52:54:00:09:01:0a ;;
         link-b) here=$((port + 1)) there=$port mac=52:54:00:09:01:0b ;;

@@ -39,7 +39,7 @@ echo "== examples: installing the BOM, the API and both providers (the ibverbs o
 echo "== examples: building examples/ against the installed artifacts and running it on the module path"
 log="$root/target/examples-run.log"
 "$MVN" -B -ntp -q -Dstyle.color=never -s "$settings" -f examples/pom.xml clean package exec:exec \
-    -Dverbs4j.example.devices=soft0=127.0.0.1:47971,soft1=127.0.0.2:47971 | tee "$log"
+    -Dverbs4j.example.devices=soft0=127.0.0.1:27971,soft1=127.0.0.2:27971 | tee "$log"
 # The ibverbs provider came from the installed jars and JavaCPP loaded its JNI library from the
 # platform jar: it lists devices, or libibverbs' own answer why there are none.
 if ! grep -q '^ibverbs provider: module dev.verbs4j.ibverbs, ' "$log" || grep -q 'binding cannot be loaded' "$log"; then

@@ -62,7 +62,7 @@ skip=()
 servers=()
 pids=()
 for ((i = 0; i < replicas; i++)); do
-    java_run -XX:+UseSerialGC -Dverbs4j.soft.devices="replica$i=127.0.0.$((i + 1)):47995" "${skip[@]}" \
+    java_run -XX:+UseSerialGC -Dverbs4j.soft.devices="replica$i=127.0.0.$((i + 1)):27995" "${skip[@]}" \
         -cp "$classpath" dev.verbs4j.replicatedlog.Main server --file "/mnt/log/replica$i.log" \
         --port $((18700 + i)) --bind 127.0.0.1 > "/tmp/server$i.log" 2>&1 &
     pids+=($!)
@@ -82,7 +82,7 @@ echo "power-loss guest: $replicas replica(s) ready, appending $size-byte records
 for attempt in 1 2 3 4 5; do
     status=0
     java_run -XX:+UseSerialGC \
-        -Dverbs4j.soft.devices=writer=127.0.0.100:47995 -cp "$classpath" \
+        -Dverbs4j.soft.devices=writer=127.0.0.100:27995 -cp "$classpath" \
         dev.verbs4j.replicatedlog.Main append "${servers[@]}" --size "$size" || status=$?
     echo "power-loss guest: the writer exited with status $status (attempt $attempt), starting it again"
 done

@@ -37,7 +37,7 @@ import java.util.List;
  */
 @State(Scope.Thread)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Dverbs4j.soft.progress=caller",
-        "-Dverbs4j.soft.devices=soft0=127.0.0.1:47961,soft1=127.0.0.2:47961"})
+        "-Dverbs4j.soft.devices=soft0=127.0.0.1:27961,soft1=127.0.0.2:27961"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class PostPollBenchmark {

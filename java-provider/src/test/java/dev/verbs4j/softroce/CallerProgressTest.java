@@ -45,8 +45,8 @@ class CallerProgressTest {
 
     @Test
     void anAcknowledgementNoPollSendsLeavesWithTheWatch() throws Exception {
-        SoftDevice a = device("cp-a", "127.0.0.1", 47951, 47952);
-        SoftDevice b = device("cp-b", "127.0.0.2", 47952, 47951);
+        SoftDevice a = device("cp-a", "127.0.0.1", 27951, 27952);
+        SoftDevice b = device("cp-b", "127.0.0.2", 27952, 27951);
         try (RcPair pair = writablePair(a, b)) {
             assertFalse(a.hasEngineThread() || b.hasEngineThread(), "caller progress: no engine thread");
             assertTrue(a.engine().holdsAcks() && b.engine().holdsAcks(), "acknowledgements are held to the next step");
@@ -78,8 +78,8 @@ class CallerProgressTest {
      */
     @Test
     void aPollLeavesADeviceAnotherThreadPollsToIt() throws Exception {
-        SoftDevice a = device("cp-c", "127.0.0.1", 47953, 47954);
-        SoftDevice b = device("cp-d", "127.0.0.2", 47954, 47953);
+        SoftDevice a = device("cp-c", "127.0.0.1", 27953, 27954);
+        SoftDevice b = device("cp-d", "127.0.0.2", 27954, 27953);
         try (RcPair pair = writablePair(a, b)) {
             Thread other = new Thread(() -> { });
             // Another thread polls B from now on (its last poll is an hour ahead of this clock).

@@ -30,7 +30,7 @@ class DeviceBindTest {
     @ValueSource(strings = {"jdk", "native"})
     void anAddressThisHostDoesNotHaveIsEaddrnotavail(String implementation) {
         // 192.0.2.0/24 is TEST-NET-1: documentation only, never assigned to a host.
-        SoftDevice nowhere = device(implementation, "nowhere", "192.0.2.1", 47995);
+        SoftDevice nowhere = device(implementation, "nowhere", "192.0.2.1", 27995);
         VerbsException e = assertThrows(VerbsException.class, nowhere::open);
         assertEquals(Errno.EADDRNOTAVAIL.number(), e.errno(), e.getMessage());
         assertTrue(e.getMessage().contains("nowhere") && e.getMessage().contains("192.0.2.1"), e.getMessage());
@@ -39,12 +39,12 @@ class DeviceBindTest {
     @ParameterizedTest
     @ValueSource(strings = {"jdk", "native"})
     void anAddressAnotherDeviceHoldsIsEaddrinuse(String implementation) {
-        SoftDevice first = device(implementation, "first", "127.0.0.1", 47996);
-        SoftDevice second = device(implementation, "second", "127.0.0.1", 47996);
+        SoftDevice first = device(implementation, "first", "127.0.0.1", 27996);
+        SoftDevice second = device(implementation, "second", "127.0.0.1", 27996);
         try (DeviceContext held = first.open()) {
             VerbsException e = assertThrows(VerbsException.class, second::open);
             assertEquals(Errno.EADDRINUSE.number(), e.errno(), e.getMessage());
-            assertTrue(e.getMessage().contains("127.0.0.1:47996"), e.getMessage());
+            assertTrue(e.getMessage().contains("127.0.0.1:27996"), e.getMessage());
         }
         // Once the first device is closed, the address is free again.
         second.open().close();

@@ -61,13 +61,13 @@ class DurabilityTest {
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         Process responder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                PersistentResponder.class.getName(), file.toString(), "127.0.0.3", "47942")
+                PersistentResponder.class.getName(), file.toString(), "127.0.0.3", "27942")
                 .redirectErrorStream(true).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(responder.getInputStream()));
             assertEquals("ready", out.readLine(), "responder did not start");
             SoftDevice device = SoftProvider.addDevice(SoftDeviceConfig.of("writer", InetAddress.getByName("127.0.0.4"))
-                    .withPorts(47941, 47941));
+                    .withPorts(27941, 27941));
             try (Arena arena = Arena.ofShared()) {
                 DeviceContext ctx = device.open();
                 ProtectionDomain pd = ctx.allocatePd();
@@ -78,7 +78,7 @@ class DurabilityTest {
                     buf.set(ValueLayout.JAVA_LONG, i, 0x5eed_0000_0000L + i);
                 }
                 MemoryRegion mr = pd.registerMemory(buf, EnumSet.of(Access.LOCAL_WRITE));
-                QpEndpoint remote = RcConnector.connect(qp, new InetSocketAddress("127.0.0.3", 47942),
+                QpEndpoint remote = RcConnector.connect(qp, new InetSocketAddress("127.0.0.3", 27942),
                         new RcOptions().access(EnumSet.of(Access.LOCAL_WRITE)), Duration.ofSeconds(30));
                 SendWorkRequest wr = new SendWorkRequest();
                 qp.postSend(wr.wrId(1).signaled(false).buffer(mr, 0, SIZE).rdmaWrite(remote.address(), remote.rkey()));

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ModulePathTest {
     private static final Path APP = Path.of("../examples/src/main/java");
     /** Ports of its own, so the two runs do not collide with other tests' soft devices. */
-    private static final String DEVICES = "-Dverbs4j.soft.devices=soft0=127.0.0.1:47961,soft1=127.0.0.2:47961";
+    private static final String DEVICES = "-Dverbs4j.soft.devices=soft0=127.0.0.1:27961,soft1=127.0.0.2:27961";
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     @TempDir

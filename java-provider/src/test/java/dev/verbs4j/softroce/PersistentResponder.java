@@ -34,7 +34,7 @@ public final class PersistentResponder {
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args[0]);
         SoftDevice device = SoftProvider.addDevice(SoftDeviceConfig.of("durable", InetAddress.getByName(args[1]))
-                .withPorts(47941, 47941));
+                .withPorts(27941, 27941));
         EnumSet<Access> access = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.FLUSH_GLOBAL, Access.FLUSH_PERSISTENT);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
              Arena arena = Arena.ofShared();

@@ -43,7 +43,7 @@ class PollingHelpsTest {
 
     @Test
     void emptyPollsHelpAndArmingHandsTheWorkBack() {
-        SoftDevice device = loopbackDevice("helper", 47994);
+        SoftDevice device = loopbackDevice("helper", 27994);
         try (DeviceContext ctx = device.open();
              CompletionChannel channel = ctx.createCompletionChannel();
              CompletionQueue cq = ctx.createCq(8, channel, 0)) {
@@ -68,7 +68,7 @@ class PollingHelpsTest {
      */
     @Test
     void aPollThatFindsACompletionKeepsTheEngineThreadSteppedBack() {
-        SoftDevice device = loopbackDevice("still-polling", 47995);
+        SoftDevice device = loopbackDevice("still-polling", 27995);
         try (DeviceContext ctx = device.open();
              CompletionChannel channel = ctx.createCompletionChannel();
              CompletionQueue cq = ctx.createCq(8, channel, 0);

@@ -16,8 +16,8 @@ class RawUdpSocketTest {
     @Test
     void heldSendsLeaveTogetherAtTheFlushInOrder() throws Exception {
         Assumptions.assumeTrue(RawUdpSocket.available(), "needs the C library and native access");
-        InetSocketAddress a = new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47885);
-        InetSocketAddress b = new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47885);
+        InetSocketAddress a = new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 27885);
+        InetSocketAddress b = new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 27885);
         try (RawUdpSocket from = new RawUdpSocket(a); RawUdpSocket to = new RawUdpSocket(b)) {
             assertEquals(b, to.localAddress());
             ByteBuffer out = ByteBuffer.allocateDirect(5000);

@@ -46,7 +46,7 @@ class SocketLinkTrafficTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void interleavedQueuePairsDeliverEveryByte(String implementation) {
         SocketLinks.assumeAvailable(implementation);
-        deliverEveryByte(implementation, implementation.equals("jdk") ? 47991 : 47992);
+        deliverEveryByte(implementation, implementation.equals("jdk") ? 27991 : 27992);
     }
 
     /**
@@ -64,7 +64,7 @@ class SocketLinkTrafficTest {
         SocketLinks.assumeAvailable("native");
         assumeTrue(LoopbackCapture.describesSegmentedRuns(),
                 "Linux before 6.2 cannot describe a segmented run to a packet socket, and the capture would miss them");
-        int port = 47993;
+        int port = 27993;
         try (LoopbackCapture capture = LoopbackCapture.open(port)) {
             assumeTrue(capture != null, "capturing on lo takes a packet socket, which needs CAP_NET_RAW");
             long received = deliverEveryByte("native", port);

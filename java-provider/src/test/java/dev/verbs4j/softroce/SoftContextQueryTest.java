@@ -25,7 +25,7 @@ class SoftContextQueryTest {
     private static final Set<Integer> SPEEDS = Set.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
 
     private static SoftDevice device(String name) {
-        return SoftProvider.addDevice(SoftDeviceConfig.of(name, InetAddress.ofLiteral("127.0.0.1")).withPorts(47997, 47997));
+        return SoftProvider.addDevice(SoftDeviceConfig.of(name, InetAddress.ofLiteral("127.0.0.1")).withPorts(27997, 27997));
     }
 
     @Test
@@ -57,7 +57,7 @@ class SoftContextQueryTest {
                 "this machine has no IPv4 address on an interface whose MTU is below 4176");
         InetAddress address = small.get().getAddress();
         int interfaceMtu = java.net.NetworkInterface.getByInetAddress(address).getMTU();
-        try (DeviceContext ctx = SoftProvider.addDevice(SoftDeviceConfig.of("query-mtu-ethernet", address).withPorts(47996, 47996))
+        try (DeviceContext ctx = SoftProvider.addDevice(SoftDeviceConfig.of("query-mtu-ethernet", address).withPorts(27996, 27996))
                 .open()) {
             PortAttributes port = ctx.queryPort(1);
             assertEquals(Mtu.fittingEthernetMtu(interfaceMtu), port.activeMtu(), "the interface's MTU is " + interfaceMtu);

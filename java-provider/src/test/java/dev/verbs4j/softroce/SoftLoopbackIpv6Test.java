@@ -24,8 +24,8 @@ class SoftLoopbackIpv6Test extends SoftLoopbackTest {
     RcPair connectPair() throws Exception {
         InetAddress loopback = InetAddress.getByName("::1");
         assumeTrue(ipv6Loopback(loopback), "no IPv6 loopback on this host");
-        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("lo6-a", loopback).withPorts(47921, 47922));
-        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("lo6-b", loopback).withPorts(47922, 47921));
+        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("lo6-a", loopback).withPorts(27921, 27922));
+        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("lo6-b", loopback).withPorts(27922, 27921));
         return pair(a, b);
     }
 

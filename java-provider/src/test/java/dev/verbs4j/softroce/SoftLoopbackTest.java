@@ -32,8 +32,8 @@ class SoftLoopbackTest {
 
     /** The pair the cases run on; {@link SoftLoopbackIpv6Test} makes it on IPv6. */
     RcPair connectPair() throws Exception {
-        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("lo-a", InetAddress.getByName("127.0.0.1")).withPorts(47911, 47912));
-        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("lo-b", InetAddress.getByName("127.0.0.2")).withPorts(47912, 47911));
+        SoftDevice a = new SoftDevice(SoftDeviceConfig.of("lo-a", InetAddress.getByName("127.0.0.1")).withPorts(27911, 27912));
+        SoftDevice b = new SoftDevice(SoftDeviceConfig.of("lo-b", InetAddress.getByName("127.0.0.2")).withPorts(27912, 27911));
         return pair(a, b);
     }
 

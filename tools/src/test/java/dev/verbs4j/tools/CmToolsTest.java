@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CmToolsTest {
     static {
         // The same devices as the other tools tests, whichever of them loads the provider first.
-        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:27931,soft1=127.0.0.2:27931");
     }
 
     private static void bothSucceed(String[] server, String[] client) throws Exception {
@@ -32,8 +32,8 @@ class CmToolsTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void rpingChecksEveryPingOnBothSides() throws Exception {
         CompletableFuture<CliRun> served = CompletableFuture.supplyAsync(
-                () -> CliRun.of("rping", "-s", "-a", "127.0.0.1", "-p", "47941", "-C", "4", "-V", "-S", "100", "-q"));
-        CliRun client = CliRun.of("rping", "-c", "-a", "127.0.0.1", "-I", "127.0.0.2", "-p", "47941", "-C", "4", "-V", "-S", "100");
+                () -> CliRun.of("rping", "-s", "-a", "127.0.0.1", "-p", "27941", "-C", "4", "-V", "-S", "100", "-q"));
+        CliRun client = CliRun.of("rping", "-c", "-a", "127.0.0.1", "-I", "127.0.0.2", "-p", "27941", "-C", "4", "-V", "-S", "100");
         CliRun server = served.get(40, TimeUnit.SECONDS);
 
         assertEquals(0, client.status(), client.out() + client.err() + "\nserver:\n" + server.out() + server.err());
@@ -46,9 +46,9 @@ class CmToolsTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void theServerCountsThePingsItWasPromised() throws Exception {
         CompletableFuture<CliRun> served = CompletableFuture.supplyAsync(
-                () -> CliRun.of("rping", "-s", "-a", "127.0.0.1", "-p", "47942", "-C", "3"));
+                () -> CliRun.of("rping", "-s", "-a", "127.0.0.1", "-p", "27942", "-C", "3"));
         // -q: the client's queue pair made outside the id and handed to it.
-        CliRun client = CliRun.of("rping", "-c", "-a", "127.0.0.1", "-I", "127.0.0.2", "-p", "47942", "-C", "2", "-q", "-V");
+        CliRun client = CliRun.of("rping", "-c", "-a", "127.0.0.1", "-I", "127.0.0.2", "-p", "27942", "-C", "2", "-q", "-V");
         CliRun server = served.get(40, TimeUnit.SECONDS);
 
         assertEquals(0, client.status(), client.out() + client.err());
@@ -59,24 +59,24 @@ class CmToolsTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void rdmaServerAndClientExchangeTheirMessages() throws Exception {
-        bothSucceed(new String[] {"rdma-server", "-s", "127.0.0.1", "-p", "47943"},
-                new String[] {"rdma-client", "-s", "127.0.0.1", "-p", "47943", "--address", "127.0.0.2"});
+        bothSucceed(new String[] {"rdma-server", "-s", "127.0.0.1", "-p", "27943"},
+                new String[] {"rdma-client", "-s", "127.0.0.1", "-p", "27943", "--address", "127.0.0.2"});
     }
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void perftestSendBandwidthThroughTheConnectionManager() throws Exception {
         bothSucceed(new String[] {"perf", "--compat", "perftest", "send_bw", "-R", "-s", "4096", "-n", "50", "--address", "127.0.0.1",
-            "-p", "47944"},
+            "-p", "27944"},
                 new String[] {"perf", "--compat", "perftest", "send_bw", "-R", "-s", "4096", "-n", "50", "--address", "127.0.0.2",
-                    "-p", "47944", "127.0.0.1"});
+                    "-p", "27944", "127.0.0.1"});
     }
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void pingpongThroughTheConnectionManager() throws Exception {
-        bothSucceed(new String[] {"pingpong", "--cm", "--address", "127.0.0.1", "--port", "47945", "--iters", "10", "--size", "3000"},
-                new String[] {"pingpong", "--cm", "--address", "127.0.0.2", "--port", "47945", "--iters", "10", "--size", "3000",
+        bothSucceed(new String[] {"pingpong", "--cm", "--address", "127.0.0.1", "--port", "27945", "--iters", "10", "--size", "3000"},
+                new String[] {"pingpong", "--cm", "--address", "127.0.0.2", "--port", "27945", "--iters", "10", "--size", "3000",
                     "127.0.0.1"});
     }
 }

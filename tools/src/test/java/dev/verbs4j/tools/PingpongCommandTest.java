@@ -13,15 +13,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PingpongCommandTest {
     static {
         // Before any provider is loaded: ports of their own, so runs do not collide with other tests.
-        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:27931,soft1=127.0.0.2:27931");
     }
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void clientAndServerVerifyEveryRoundTripAndTheRdmaWriteAndRead() throws Exception {
         CompletableFuture<CliRun> server = CompletableFuture.supplyAsync(
-                () -> CliRun.of("pingpong", "--device", "soft0", "--port", "47932", "--iters", "50", "--size", "3000"));
-        CliRun client = CliRun.of("pingpong", "--device", "soft1", "--port", "47932", "--iters", "50", "--size", "3000", "127.0.0.1");
+                () -> CliRun.of("pingpong", "--device", "soft0", "--port", "27932", "--iters", "50", "--size", "3000"));
+        CliRun client = CliRun.of("pingpong", "--device", "soft1", "--port", "27932", "--iters", "50", "--size", "3000", "127.0.0.1");
         CliRun served = server.get(30, TimeUnit.SECONDS);
 
         assertEquals(0, client.status(), client.out() + client.err() + "\nserver:\n" + served.out() + served.err());

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class Verbs4jCliTest {
     static {
         // Before any provider is loaded: ports of their own, so runs do not collide with other tests.
-        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:27931,soft1=127.0.0.2:27931");
     }
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What crosses the agent's control channel comes out as it went in. */
 class CodecTest {
     static {
-        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47923");
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:27923");
     }
 
     /** Resources cross as their index in a list both ends of this test share. */

@@ -26,7 +26,7 @@ class SoftProviderFuzzTest {
                 + ":" + Path.of("target/classes").toAbsolutePath();
         FuzzOptions options = new FuzzOptions("soft", null, CALLS, SEED, 2_000);
         FuzzLauncher.Result result = FuzzLauncher.launch(options, Path.of("target/fuzz"),
-                List.of("-Dverbs4j.soft.devices=fuzz0=127.0.0.9:47941", "-XX:TieredStopAtLevel=1"), classpath,
+                List.of("-Dverbs4j.soft.devices=fuzz0=127.0.0.9:27941", "-XX:TieredStopAtLevel=1"), classpath,
                 Duration.ofMinutes(3));
         System.out.printf("fuzz soft: %d calls, seed %d, %.1f s in the child JVM (log %s)%n", CALLS, SEED,
                 result.seconds(), result.log());

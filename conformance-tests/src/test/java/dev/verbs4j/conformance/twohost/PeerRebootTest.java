@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PeerRebootTest {
     static {
-        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47923");
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:27923");
     }
 
     @TempDir

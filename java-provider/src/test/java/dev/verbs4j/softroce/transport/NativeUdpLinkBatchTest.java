@@ -32,8 +32,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the number of system calls is known.
  */
 class NativeUdpLinkBatchTest {
-    private static final InetSocketAddress A = address("127.0.0.1", 47984);
-    private static final InetSocketAddress B = address("127.0.0.2", 47984);
+    private static final InetSocketAddress A = address("127.0.0.1", 27984);
+    private static final InetSocketAddress B = address("127.0.0.2", 27984);
 
     @BeforeAll
     static void onLinux() {

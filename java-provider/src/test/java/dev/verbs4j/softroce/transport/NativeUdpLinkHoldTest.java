@@ -22,8 +22,8 @@ import java.nio.ByteBuffer;
  * what has left is known.
  */
 class NativeUdpLinkHoldTest {
-    private static final InetSocketAddress A = address("127.0.0.1", 47987);
-    private static final InetSocketAddress B = address("127.0.0.2", 47987);
+    private static final InetSocketAddress A = address("127.0.0.1", 27987);
+    private static final InetSocketAddress B = address("127.0.0.2", 27987);
 
     @BeforeAll
     static void onLinux() {

@@ -23,8 +23,8 @@ import java.util.Arrays;
  * it, and come back apart: from a message the kernel joined ({@code UDP_GRO}) or one by one.
  */
 class NativeUdpLinkSegmentTest {
-    private static final InetSocketAddress A = address("127.0.0.1", 47991);
-    private static final InetSocketAddress B = address("127.0.0.2", 47991);
+    private static final InetSocketAddress A = address("127.0.0.1", 27991);
+    private static final InetSocketAddress B = address("127.0.0.2", 27991);
 
     /** Marks a datagram's last byte with the ID change: what arrives shows which ID each was changed for. */
     private static final Ipv4IdStamp LAST_BYTE = new Ipv4IdStamp() {

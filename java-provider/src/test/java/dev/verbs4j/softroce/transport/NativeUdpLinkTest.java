@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The C-library UDP link: datagrams, senders, source ports, waiting and waking, bind errors. */
 class NativeUdpLinkTest {
-    private static final InetSocketAddress A = address("127.0.0.1", 47981);
-    private static final InetSocketAddress B = address("127.0.0.2", 47981);
+    private static final InetSocketAddress A = address("127.0.0.1", 27981);
+    private static final InetSocketAddress B = address("127.0.0.2", 27981);
 
     @BeforeAll
     static void onLinux() {
@@ -114,7 +114,7 @@ class NativeUdpLinkTest {
         try (Link a = new NativeUdpLink(A)) {
             UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> new NativeUdpLink(A));
             assertInstanceOf(BindException.class, e.getCause());
-            assertTrue(e.getMessage().contains("cannot bind /127.0.0.1:47981"), e.getMessage());
+            assertTrue(e.getMessage().contains("cannot bind /127.0.0.1:27981"), e.getMessage());
             assertEquals(A, a.localAddress());
         }
     }
@@ -122,7 +122,7 @@ class NativeUdpLinkTest {
     @Test
     void anIpv6DestinationCannotBeReachedFromAnIpv4Socket() {
         try (Link a = new NativeUdpLink(A)) {
-            assertFalse(a.send(datagram(8, 0), 8, address("::1", 47981)));
+            assertFalse(a.send(datagram(8, 0), 8, address("::1", 27981)));
         }
     }
 
@@ -206,8 +206,8 @@ class NativeUdpLinkTest {
     @Test
     void ipv6DatagramsToo() {
         assumeIpv6Loopback();
-        InetSocketAddress six = address("::1", 47982);
-        try (Link a = new NativeUdpLink(six); Link b = new NativeUdpLink(address("::1", 47983))) {
+        InetSocketAddress six = address("::1", 27982);
+        try (Link a = new NativeUdpLink(six); Link b = new NativeUdpLink(address("::1", 27983))) {
             assertTrue(a.send(datagram(100, 9), 100, b.localAddress()));
             ByteBuffer in = ByteBuffer.allocateDirect(9000);
             assertEquals(100, receive(b, in));
@@ -223,7 +223,7 @@ class NativeUdpLinkTest {
     @Test
     void ipv6DatagramsWithAZeroUdpChecksumArrive() {
         assumeIpv6Loopback();
-        Link receiver = new NativeUdpLink(address("::1", 47984));
+        Link receiver = new NativeUdpLink(address("::1", 27984));
         int sender = LibC.udpSocket(true, 4096, 1 << 16);
         try (receiver; java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             assertTrue(LibC.setIntOption(sender, LibC.SOL_UDP, UDP_NO_CHECK6_TX, 1), "UDP_NO_CHECK6_TX");

@@ -155,8 +155,8 @@ public final class PerfCommand {
     private static List<Result> udp(PerfOptions o, PrintStream out) {
         List<Result> results = new ArrayList<>();
         boolean latency = o.isLatency();
-        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
-                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
+        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 27981),
+                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 27982))) {
             out.println("verbs4j perf " + o.test + ": raw UDP baseline ("
                     + (latency || !UdpBaseline.batched() ? "DatagramChannel" : "the soft provider's raw sockets, sends held per step")
                     + "), 127.0.0.1 <-> 127.0.0.2");

@@ -114,8 +114,8 @@ final class PerfTargets {
      * WRITE over several queue pairs; each test right after its UDP baseline.
      */
     private void repetition() {
-        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47981),
-                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47982))) {
+        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 27981),
+                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 27982))) {
             measure("udp_bw", () -> stream(udp, false, false));
             measure("udp_bw" + PER_SIDE, () -> stream(udp, true, false));
             measure("udp_bw" + CRC, () -> stream(udp, false, true));

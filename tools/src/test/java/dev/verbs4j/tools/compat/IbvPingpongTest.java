@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class IbvPingpongTest {
     static {
         // Before any provider is loaded: the same devices as the other pingpong tests of this module.
-        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:27931,soft1=127.0.0.2:27931");
     }
 
     private static void runBothSides(String program, int tcpPort, String... options) throws Exception {
@@ -39,26 +39,26 @@ class IbvPingpongTest {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void rcWithCheckedPagesOnDemandPagingAndPrefetch() throws Exception {
-        runBothSides("ibv_rc_pingpong", 47940, "-n", "100", "-s", "9000", "-c", "-o", "-P");
+        runBothSides("ibv_rc_pingpong", 27940, "-n", "100", "-s", "9000", "-c", "-o", "-P");
     }
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void rcWithCompletionEventsAndTimestamps() throws Exception {
-        runBothSides("ibv", 47941, "-n", "50", "-e", "-t");
+        runBothSides("ibv", 27941, "-n", "50", "-e", "-t");
     }
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void unreliableTransportsPassTheRcWindowOfUnacknowledgedPackets() throws Exception {
-        runBothSides("ibv_uc_pingpong", 47942, "-n", "150", "-s", "4096", "-m", "1024");
-        runBothSides("ibv_ud_pingpong", 47943, "-n", "300", "-s", "512");
+        runBothSides("ibv_uc_pingpong", 27942, "-n", "150", "-s", "4096", "-m", "1024");
+        runBothSides("ibv_ud_pingpong", 27943, "-n", "300", "-s", "512");
     }
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void srqWithManyQueuePairs() throws Exception {
-        runBothSides("ibv_srq_pingpong", 47944, "-n", "200", "-q", "6", "-r", "64", "-c");
+        runBothSides("ibv_srq_pingpong", 27944, "-n", "200", "-q", "6", "-r", "64", "-c");
     }
 
     @Test

@@ -26,10 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PerfServerTest {
     static {
         // The same devices as the other tool tests, whichever of them loads the provider first.
-        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:27931,soft1=127.0.0.2:27931");
     }
 
-    private static final AtomicInteger PORTS = new AtomicInteger(47950);
+    private static final AtomicInteger PORTS = new AtomicInteger(27950);
 
     /** The server on soft0 in a thread of its own, the client on soft1; both outputs once both are done. */
     private static CliRun[] serverAndClient(String... clientArgs) throws Exception {
@@ -213,7 +213,7 @@ class PerfServerTest {
                 () -> CliRun.of("perf", "--server", "--device", "soft0", "--port", port));
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx256m",
-                "-Dverbs4j.soft.devices=soft1=127.0.0.3:47931", "-cp", System.getProperty("java.class.path"),
+                "-Dverbs4j.soft.devices=soft1=127.0.0.3:27931", "-cp", System.getProperty("java.class.path"),
                 Verbs4jCli.class.getName(), "perf", "write_lat", "-n", "2000000", "--port", port, "127.0.0.1"));
         Process client = new ProcessBuilder(command).redirectErrorStream(true).start();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {

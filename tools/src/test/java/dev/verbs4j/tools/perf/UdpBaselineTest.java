@@ -24,8 +24,8 @@ class UdpBaselineTest {
     void theStreamMovesEveryMessage(boolean threadPerSide, boolean batched, boolean crc) throws Exception {
         Assumptions.assumeTrue(!batched || dev.verbs4j.softroce.RawUdpSocket.available(),
                 "the soft provider's raw sockets need the C library and native access");
-        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47881),
-                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47882))) {
+        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 27881),
+                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 27882))) {
             Result r = udp.bandwidth(65536, 4096, 300, 0, threadPerSide, batched, crc);
             assertEquals(300, r.iterations());
             assertTrue(r.setup().startsWith(batched ? "raw sockets" : "DatagramChannel"), r.setup());
@@ -41,8 +41,8 @@ class UdpBaselineTest {
     @ParameterizedTest(name = "a thread per side {0}")
     @CsvSource({"false", "true"})
     void theReceiverChecksEachDatagramsCrc32(boolean threadPerSide) throws Exception {
-        InetSocketAddress receiver = new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 47884);
-        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 47883), receiver);
+        InetSocketAddress receiver = new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 27884);
+        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 27883), receiver);
              DatagramChannel stranger = DatagramChannel.open()) {
             // 4,128 zero bytes: the CRC32 of the first 4,124 is not zero.
             stranger.send(ByteBuffer.allocate(4128), receiver);

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SoftAgainstSoftTest {
     static {
         // The same devices as the other tool tests, whichever of them loads the provider first.
-        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:47931,soft1=127.0.0.2:47931");
+        System.setProperty("verbs4j.soft.devices", "soft0=127.0.0.1:27931,soft1=127.0.0.2:27931");
         // The progress model the other tool tests' perf runs choose, whichever loads the provider
         // first: one process holds both sides, so every poll drives both devices.
         if (System.getProperty("verbs4j.soft.progress") == null) {
@@ -28,7 +28,7 @@ class SoftAgainstSoftTest {
         }
     }
 
-    private static final AtomicInteger PORTS = new AtomicInteger(47990);
+    private static final AtomicInteger PORTS = new AtomicInteger(27990);
 
     private static CliRun[] serverAndClient(String test, String... extra) throws Exception {
         String port = String.valueOf(PORTS.getAndIncrement());
