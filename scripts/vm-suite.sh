@@ -38,7 +38,7 @@ scripts/vm-cds.sh
 kernel/reproducers/run.sh --build || echo "== kernel/reproducers/run.sh --build failed: the guest builds them"
 
 # The kernel's soft-iWARP for the newest kernel's boot (Debian's kernels do not ship it): siw.ko
-# built from that kernel's source with kernel/patches/siw/'s fix (kernel/patches/build-module.sh,
+# built from that kernel's source with kernel/patches/siw/'s fixes (kernel/patches/build-module.sh,
 # cached; the first build makes its compiler root, a few minutes). The boot makes siw0 beside
 # rxe0 and runs the ibverbs-siw column.
 siw_args=()
