@@ -7,8 +7,6 @@ import dev.verbs4j.tools.compat.perftest.PerftestCompat;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -155,8 +153,7 @@ public final class PerfCommand {
     private static List<Result> udp(PerfOptions o, PrintStream out) {
         List<Result> results = new ArrayList<>();
         boolean latency = o.isLatency();
-        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 27981),
-                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 27982))) {
+        try (UdpBaseline udp = UdpBaseline.onLoopback()) {
             out.println("verbs4j perf " + o.test + ": raw UDP baseline ("
                     + (latency || !UdpBaseline.batched() ? "DatagramChannel" : "the soft provider's raw sockets, sends held per step")
                     + "), 127.0.0.1 <-> 127.0.0.2");

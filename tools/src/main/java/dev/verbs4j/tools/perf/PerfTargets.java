@@ -6,8 +6,6 @@ import dev.verbs4j.tools.DeviceChoice;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,8 +112,7 @@ final class PerfTargets {
      * WRITE over several queue pairs; each test right after its UDP baseline.
      */
     private void repetition() {
-        try (UdpBaseline udp = new UdpBaseline(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 27981),
-                new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 27982))) {
+        try (UdpBaseline udp = UdpBaseline.onLoopback()) {
             measure("udp_bw", () -> stream(udp, false, false));
             measure("udp_bw" + PER_SIDE, () -> stream(udp, true, false));
             measure("udp_bw" + CRC, () -> stream(udp, false, true));

@@ -2,6 +2,7 @@ package dev.verbs4j.tools.perf;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -37,6 +38,15 @@ final class UdpBaseline implements AutoCloseable {
     private final CRC32 rxCrc = new CRC32();
     /** Whether the stream under way puts a CRC32 in each datagram and checks it at the receiver. */
     private boolean checksummed;
+
+    /**
+     * The baseline perf runs: 127.0.0.1 and 127.0.0.2, on ports under the range Linux hands out
+     * as ephemeral ones, so that no other socket holds them.
+     */
+    static UdpBaseline onLoopback() {
+        return new UdpBaseline(new InetSocketAddress(InetAddress.ofLiteral("127.0.0.1"), 27981),
+                new InetSocketAddress(InetAddress.ofLiteral("127.0.0.2"), 27982));
+    }
 
     UdpBaseline(InetSocketAddress addressA, InetSocketAddress addressB) {
         try {
