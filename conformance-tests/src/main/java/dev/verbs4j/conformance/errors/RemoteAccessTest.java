@@ -9,13 +9,19 @@ import dev.verbs4j.conformance.fixture.Completions;
 import dev.verbs4j.conformance.fixture.ConformanceSuite;
 import dev.verbs4j.conformance.fixture.Expect;
 import dev.verbs4j.conformance.fixture.RcPair;
+import dev.verbs4j.conformance.fixture.RcSpec;
 import dev.verbs4j.conformance.fixture.Testbed;
 import org.junit.jupiter.api.Test;
+
+import java.util.EnumSet;
 
 /**
  * A remote request the responder's memory does not allow is NAKed "remote access error"
  * and completes with IBV_WC_REM_ACCESS_ERR: an unknown rkey, a region without the right,
- * or a range that does not fit the region (IBTA 9.7.5.2.4, rxe {@code check_rkey}).
+ * or a range that does not fit the region (IBTA 9.7.5.2.4, rxe {@code check_rkey}). A
+ * responder queue pair that does not enable the operation at all refuses the request itself,
+ * whatever the region allows: an invalid request (class C NAK, IBV_WC_REM_INV_REQ_ERR), as the
+ * queue pair access check of the kernel rxe ({@code check_op_valid}) answers it.
  */
 @ConformanceSuite
 class RemoteAccessTest {
@@ -100,5 +106,35 @@ class RemoteAccessTest {
 
         Expect.status(WcStatus.REM_ACCESS_ERR, Completions.next(pair.local().sendCq(), "the read"),
                 "read starting 8 bytes before the region");
+    }
+
+    @Test
+    void writeToQueuePairWithoutRemoteWriteIsInvalidRequest(Testbed bed) {
+        RcPair pair = bed.rcPair(new RcSpec().qpAccess(EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ)));
+        Buffer source = pair.local().buffer(64);
+        Buffer target = pair.remote().buffer(4096);
+        Bytes.fill(source.memory(), 9);
+
+        pair.local().qp().postSend(new SendWorkRequest().wrId(217).signaled(true).buffer(source.region(), 0, 64)
+                .rdmaWrite(target.remoteAddress(0), target.rkey()));
+
+        Expect.status(WcStatus.REM_INV_REQ_ERR, Completions.next(pair.local().sendCq(), "the write"),
+                "write to a queue pair that does not grant REMOTE_WRITE");
+        Bytes.assertFilled(target.memory(), (byte) 0, "the region behind a queue pair without REMOTE_WRITE");
+    }
+
+    @Test
+    void readFromQueuePairWithoutRemoteReadIsInvalidRequest(Testbed bed) {
+        RcPair pair = bed.rcPair(new RcSpec().qpAccess(EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE)));
+        Buffer sink = pair.local().buffer(64);
+        Buffer source = pair.remote().buffer(4096);
+        Bytes.fill(source.memory(), 10);
+
+        pair.local().qp().postSend(new SendWorkRequest().wrId(218).signaled(true).buffer(sink.region(), 0, 64)
+                .rdmaRead(source.remoteAddress(0), source.rkey()));
+
+        Expect.status(WcStatus.REM_INV_REQ_ERR, Completions.next(pair.local().sendCq(), "the read"),
+                "read from a queue pair that does not grant REMOTE_READ");
+        Bytes.assertFilled(sink.memory(), (byte) 0, "the sink of a refused read");
     }
 }
