@@ -297,6 +297,10 @@ final class SendPoster {
         switch (op) {
             case RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ ->
                     request.wr_rdma_remote_addr(wr.remoteAddress()).wr_rdma_rkey(wr.rkey());
+            // The key to invalidate is invalidate_rkey, which every provider reads but rdma-core's
+            // siw one: it puts wr.rdma.rkey on the wire for every opcode. No provider reads that
+            // field for a send, so it carries the same key.
+            case SEND_WITH_INV -> request.wr_rdma_remote_addr(0).wr_rdma_rkey(wr.invalidateRkey());
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> request.wr_atomic_remote_addr(wr.remoteAddress())
                     .wr_atomic_rkey(wr.rkey()).wr_atomic_compare_add(wr.compareAdd()).wr_atomic_swap(wr.swap());
             case BIND_MW -> {

@@ -105,7 +105,7 @@ class PlainSendPosterTest {
         SendWorkRequest bind = request(8).bindMw(window, 0x5501, fake.mr, 0x7000, 0x100,
                 Access.toMask(EnumSet.of(Access.REMOTE_READ, Access.REMOTE_WRITE)));
         assertEquals(List.of(
-                "post_send wr_id=7 flags=2 opcode=9 invalidate=fedcba98 sge=1/1000/8",
+                "post_send wr_id=7 flags=2 opcode=9 invalidate=fedcba98 rkey=fedcba98 sge=1/1000/8",
                 "post_send wr_id=8 flags=2 opcode=8 mw=set rkey=5501 mr=set addr=7000 length=100 access=6",
                 "post_send wr_id=9 flags=2 opcode=7 invalidate=5501"),
                 post(poster(false), inv, bind, request(9).localInvalidate(0x5501)));

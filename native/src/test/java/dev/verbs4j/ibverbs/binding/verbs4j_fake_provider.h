@@ -205,7 +205,10 @@ inline int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
             snprintf(operands, sizeof operands, " rkey=%x addr=%" PRIx64 " compare_add=%" PRIx64 " swap=%" PRIx64,
                      w->wr.atomic.rkey, w->wr.atomic.remote_addr, w->wr.atomic.compare_add, w->wr.atomic.swap);
             break;
-        case IBV_WR_SEND_WITH_INV: case IBV_WR_LOCAL_INV:
+        case IBV_WR_SEND_WITH_INV: // rdma-core's siw provider sends wr.rdma.rkey as the key
+            snprintf(operands, sizeof operands, " invalidate=%x rkey=%x", w->invalidate_rkey, w->wr.rdma.rkey);
+            break;
+        case IBV_WR_LOCAL_INV:
             snprintf(operands, sizeof operands, " invalidate=%x", w->invalidate_rkey);
             break;
         case IBV_WR_BIND_MW:
