@@ -13,6 +13,10 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.util.EnumSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import static dev.verbs4j.softroce.engine.Counters.PACKETS_IN;
 import static dev.verbs4j.softroce.engine.Counters.PACKETS_OUT;
@@ -100,6 +104,45 @@ class CallerProgressTest {
             WorkCompletion wc = pair.await(pair.a.cq, 10_000);
             assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
             assertEquals(0x5b, pair.b.buf.get(ValueLayout.JAVA_BYTE, 7));
+        }
+    }
+
+    /**
+     * A post finds another thread inside its engine (the watch sending held acknowledgements
+     * holds the engine's lock for a moment): it waits for that thread to leave and sends its
+     * request itself, since the watch sends no request and no poll may come.
+     */
+    @Test
+    void aPostWaitsForAThreadInsideItsEngineAndSends() throws Exception {
+        SoftDevice a = device("cp-e", "127.0.0.1", 27955, 27956);
+        SoftDevice b = device("cp-f", "127.0.0.2", 27956, 27955);
+        try (RcPair pair = writablePair(a, b)) {
+            ReentrantLock engineLock = a.engine().lock();
+            CountDownLatch held = new CountDownLatch(1);
+            AtomicBoolean posted = new AtomicBoolean();
+            Thread inside = Thread.ofPlatform().start(() -> {
+                engineLock.lock();
+                try {
+                    held.countDown();
+                    // Stay inside until the post waits for the lock, or has returned without it.
+                    long deadline = System.nanoTime() + 10_000_000_000L;
+                    while (!engineLock.hasQueuedThreads() && !posted.get() && System.nanoTime() < deadline) {
+                        Thread.onSpinWait();
+                    }
+                } finally {
+                    engineLock.unlock();
+                }
+            });
+            assertTrue(held.await(10, TimeUnit.SECONDS), "the other thread entered the engine");
+            long sentBefore = a.engine().counters().get(PACKETS_OUT);
+            pair.a.buf.set(ValueLayout.JAVA_BYTE, 7, (byte) 0x5c);
+            writeAToB(pair);
+            posted.set(true);
+            inside.join(10_000);
+            assertEquals(sentBefore + 1, a.engine().counters().get(PACKETS_OUT), "the WRITE left with its post");
+            WorkCompletion wc = pair.await(pair.a.cq, 10_000);
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            assertEquals(0x5c, pair.b.buf.get(ValueLayout.JAVA_BYTE, 7));
         }
     }
 

@@ -776,24 +776,30 @@ public final class DeviceEngine implements AutoCloseable {
      * just sent, and their system calls would come first. It leaves receiving to the next
      * poll, and does nothing when another thread is inside the engine, which then takes the
      * work. Without a helper, the engine thread is awake or woken and takes the work as before.
-     * An engine driven by polls ({@link #pollDriven}) has the posting thread send always.
+     * An engine driven by polls ({@link #pollDriven}) has the posting thread send always: it
+     * waits for a thread inside the engine to leave, since that may be the watch of caller
+     * progress, which sends held acknowledgements and no request, or a poll of another device
+     * whose step has sent already; either is one short step.
      */
     public void posted(QpEngine qp, long nowNs) {
-        if ((pollDriven || helpedRecently(nowNs)) && lock.tryLock()) {
-            link.holdSends();
+        if (pollDriven) {
+            lock.lock();
+        } else if (!helpedRecently(nowNs) || !lock.tryLock()) {
+            return;
+        }
+        link.holdSends();
+        try {
+            qp.transmit(nowNs);
+            if (heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
+                sendHeldAcks(heldAckCount);
+            }
+        } catch (RuntimeException | AssertionError e) {
+            engineFault(e);
+        } finally {
             try {
-                qp.transmit(nowNs);
-                if (heldAckCount > 0 && !HeldAckSweep.helpsAnother(this, Thread.currentThread(), nowNs)) {
-                    sendHeldAcks(heldAckCount);
-                }
-            } catch (RuntimeException | AssertionError e) {
-                engineFault(e);
+                flushSends();
             } finally {
-                try {
-                    flushSends();
-                } finally {
-                    lock.unlock();
-                }
+                lock.unlock();
             }
         }
     }
