@@ -9,6 +9,7 @@ import dev.verbs4j.QpType;
 import dev.verbs4j.QueuePair;
 import dev.verbs4j.ReceiveWorkRequest;
 import dev.verbs4j.RegisteredArena;
+import dev.verbs4j.Transport;
 import dev.verbs4j.WcStatus;
 import dev.verbs4j.WorkCompletion;
 import dev.verbs4j.cm.CmId;
@@ -28,11 +29,18 @@ import java.util.EnumSet;
  * commands whose responses the host has while their SENDs have not completed here, and a
  * capsule that finds none free waits in its receive buffer until one is.
  * Every RDMA failure other than a flush ends the queue, as a transport error must.
+ * <p>
+ * On iWARP the data's RDMA WRITE is signaled too, though nothing waits for its completion:
+ * the kernel's siw sends a non-signaled request of a page or more straight out of its
+ * buffer's pages, which TCP holds after the response's SEND has completed, so a slot reused
+ * then would change a read's data on its way to the host.
  */
 final class TargetQueue {
     private static final long KIND_RECEIVE = 1L << 32;
     private static final long KIND_READ = 2L << 32;
     private static final long KIND_SEND = 3L << 32;
+    /** The data of a read, to the host; its completion, when signaled, asks for nothing. */
+    private static final long KIND_WRITE = 4L << 32;
     private static final long KIND_MASK = 0xffL << 32;
 
     final Target target;
@@ -56,6 +64,8 @@ final class TargetQueue {
     private int waitingHead;
     private int waitingCount;
     private final WorkCompletion[] completions = new WorkCompletion[32];
+    /** Whether the data's RDMA WRITE is signaled: on iWARP (see above). */
+    private final boolean signalDataWrites;
     private int sqHead;
     Controller controller;
     boolean connected;
@@ -73,6 +83,7 @@ final class TargetQueue {
         this.waiting = new int[depth];
         this.waitingBytes = new int[depth];
         this.registered = RegisteredArena.of(pd, EnumSet.of(Access.LOCAL_WRITE));
+        this.signalDataWrites = pd.context().device().transport() == Transport.IWARP;
         try {
             this.cq = pd.context().createCq(depth + slotCount * 2 + 1);
             this.qp = pd.createQp(new QpInitAttributes(QpType.RC, cq).capacity(slotCount * 2, depth, 1, 1, 0));
@@ -233,7 +244,8 @@ final class TargetQueue {
     void complete(CommandSlot slot, int status, long result) {
         slot.cqe.write(result, sqHead, qid, slot.sqe.commandId(), status);
         if (status == NvmeStatus.SUCCESS && slot.direction == CommandSlot.TO_HOST && slot.length > 0) {
-            slot.transfer.wrId(slot.index).signaled(false).rdmaWrite(slot.remoteAddress, slot.remoteKey)
+            slot.transfer.wrId(KIND_WRITE | slot.index).signaled(signalDataWrites)
+                    .rdmaWrite(slot.remoteAddress, slot.remoteKey)
                     .buffer(slot.dataRegion, 0, slot.length);
             qp.postSend(slot.transfer);
         }
