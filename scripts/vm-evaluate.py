@@ -842,6 +842,22 @@ def judge_nvmeof(lists, problems):
     return line
 
 
+def judge_nvmeof_siw(lists, problems):
+    """The nvmeof-siw column (target/vm/nvmeof-siw.tsv, scripts/vm-guest-nvmeof-siw.sh): the
+    kernel's NVMe host and target against verbs4j's on siw0, iWARP. Absent only where the siw
+    module could not be built, which siw-module.txt says."""
+    path = os.path.join(VM, "nvmeof-siw.tsv")
+    line = judge_tsv_column("nvmeof-siw", "dev.verbs4j.nvmeof", [path] if os.path.exists(path) else [], {
+        "provider": "ibverbs", "device": "siw0", "peerProvider": "ibverbs", "peerDevice": "siw0",
+        "environment": "kernel rxe micro-VM, siw0 on dummy0: nvme-rdma, nvmet-rdma, nvme-cli and fio against the verbs4j NVMe-oF target and host",
+    }, lists, problems)
+    if line is None:
+        why = read_lines(os.path.join(VM, "siw-module.txt"))
+        problems.append("nvmeof-siw: no result: %s" % (why[0] if why else "log in target/vm/nvmeof-siw-guest.log"))
+        return "nvmeof-siw: none ran"
+    return line
+
+
 def judge_fuzzer(column_lines, problems):
     """The API fuzzer's run on rxe0 (fuzz.rc, fuzz.log): 1 when it passed, else 0 and a problem."""
     try:
@@ -1029,6 +1045,7 @@ def main():
 
     column_lines.append(judge_c_tools(lists, problems))
     column_lines.append(judge_nvmeof(lists, problems))
+    column_lines.append(judge_nvmeof_siw(lists, problems))
     judge_reproducers(lists, problems)
 
     bw_c = perf_line(os.path.join(VM, "ib_write_bw.log"), r"^65536\s")

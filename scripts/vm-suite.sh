@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p target/vm
 rm -rf target/vm/*.rc target/vm/summary.env target/vm/problems.txt target/vm/perf.jsonl target/vm/kernels target/vm/power-loss*.txt target/vm/reproducers.tsv \
-    target/vm/patched target/vm/patched-module.txt target/vm/siw-module.txt
+    target/vm/patched target/vm/patched-module.txt target/vm/siw-module.txt target/vm/nvmeof-siw*
 kernels=${VERBS4J_KERNELS:-releases}
 
 if ! reason=$(rxe-vm/available.sh 2>&1); then
@@ -93,6 +93,18 @@ if rxe_module=$(kernel/patches/build-module.sh 2> target/vm/patched-module.log);
     echo "== the rxe series took $(( $(date +%s) - start )) s (VM status $patched_status)"
 else
     echo "the patched rdma_rxe could not be built: $(tail -n 1 target/vm/patched-module.log)" | tee target/vm/patched-module.txt
+fi
+# NVMe over Fabrics on iWARP (scripts/vm-guest-nvmeof-siw.sh): the kernel's NVMe host and
+# target against verbs4j's on siw0, in a boot of its own with the siw module above. The kernel's
+# NVMe stacks connect from the root namespace, where siw0 then sits (on dummy0, rxe0 removed),
+# which the main boot keeps for rxe0. About a minute.
+if [ ${#siw_args[@]} -gt 0 ]; then
+    start=$(date +%s)
+    echo "== nvmeof on siw0: the kernel's NVMe host and target against verbs4j's, on iWARP"
+    rxe-vm/run.sh -t 600 "${siw_args[@]}" -e JAVA_HOME="$JAVA_HOME" -- bash scripts/vm-guest-nvmeof-siw.sh \
+        > target/vm/nvmeof-siw-guest.log 2>&1
+    grep -E "^(fail|== nvmeof-siw took)" target/vm/nvmeof-siw-guest.log
+    echo "== nvmeof on siw0 took $(( $(date +%s) - start )) s"
 fi
 # Two hosts: two guests of the newest kernel on one virtual Ethernet link (rxe-vm/pair.sh), the
 # suites in one and their agents in the other, the agents' memory over the control channel; then
