@@ -151,13 +151,7 @@ def soft_server_outlived_client(test, pairing, prefix, server_rc, client_rc):
     completion, its SEND (wr_id 2)."""
     if test != 'rc_pingpong' or pairing != 'rxe-client-soft-server' or client_rc != '0' or server_rc == '0':
         return False
-    client, server = lines(prefix + '-client.log'), lines(prefix + '-server.log')
-    if not any(' iters in ' in line and 'usec/iter' in line for line in client):
-        return False
-    if any('invalid data' in line for line in client + server):
-        return False
-    failed = [line for line in server if line.startswith('Failed status')]
-    return len(failed) == 1 and 'RETRY_EXC_ERR' in failed[0] and failed[0].endswith('for wr_id 2')
+    return last_send_retried_out(prefix, finished='client', failing='server')
 
 
 def soft_client_outlived_server(test, pairing, prefix, server_rc, client_rc):
@@ -171,12 +165,19 @@ def soft_client_outlived_server(test, pairing, prefix, server_rc, client_rc):
     one failed completion, its SEND (wr_id 2)."""
     if test != 'rc_pingpong' or pairing != 'soft-client-rxe-server' or server_rc != '0' or client_rc == '0':
         return False
-    client, server = lines(prefix + '-client.log'), lines(prefix + '-server.log')
-    if not any(' iters in ' in line and 'usec/iter' in line for line in server):
+    return last_send_retried_out(prefix, finished='server', failing='client')
+
+
+def last_send_retried_out(prefix, finished, failing):
+    """Whether side finished of an ibv_rc_pingpong pairing printed its full result, neither side
+    found data wrong, and side failing had one failed completion: its SEND (wr_id 2), in
+    RETRY_EXC_ERR."""
+    logs = {side: lines('%s-%s.log' % (prefix, side)) for side in ('client', 'server')}
+    if not any(' iters in ' in line and 'usec/iter' in line for line in logs[finished]):
         return False
-    if any('invalid data' in line for line in client + server):
+    if any('invalid data' in line for line in logs['client'] + logs['server']):
         return False
-    failed = [line for line in client if line.startswith('Failed status')]
+    failed = [line for line in logs[failing] if line.startswith('Failed status')]
     return len(failed) == 1 and 'RETRY_EXC_ERR' in failed[0] and failed[0].endswith('for wr_id 2')
 
 
